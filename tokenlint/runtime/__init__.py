@@ -1,0 +1,1 @@
+"""Runtime imported by rewritten MCP servers (standard library only)."""
