@@ -1,0 +1,5 @@
+"""``python -m tokenlint``."""
+
+from tokenlint.cli import main
+
+main()

@@ -1,0 +1,141 @@
+"""What the analysis knows about library calls: sources, handles, bounds, reducers, hints.
+
+Qualified names are matched after import resolution (``from subprocess import run`` → ``run``
+is ``subprocess.run``). Method names are matched on any receiver only where the name is specific
+enough to mean one thing (``read_text``, ``fetchall``, ``iterdir``); generic names (``read``,
+``get``, ``all``, ``find``) need a handle of the right kind on the receiver.
+"""
+
+from __future__ import annotations
+
+import re
+
+#: Calls whose result is a growing collection or text — rule code and a short description.
+SOURCE_FUNCTIONS: dict[str, tuple[str, str]] = {
+    "os.listdir": ("TL103", "os.listdir()"),
+    "os.scandir": ("TL103", "os.scandir()"),
+    "os.walk": ("TL103", "os.walk()"),
+    "glob.glob": ("TL103", "glob.glob()"),
+    "glob.iglob": ("TL103", "glob.iglob()"),
+    "subprocess.check_output": ("TL104", "subprocess.check_output()"),
+    "subprocess.getoutput": ("TL104", "subprocess.getoutput()"),
+    "subprocess.getstatusoutput": ("TL104", "subprocess.getstatusoutput()"),
+    "pandas.read_sql": ("TL101", "pandas.read_sql()"),
+    "pandas.read_sql_query": ("TL101", "pandas.read_sql_query()"),
+    "pandas.read_sql_table": ("TL101", "pandas.read_sql_table()"),
+    "pandas.read_csv": ("TL102", "pandas.read_csv()"),
+    "pandas.read_json": ("TL102", "pandas.read_json()"),
+    "pandas.read_excel": ("TL102", "pandas.read_excel()"),
+    "pandas.read_parquet": ("TL102", "pandas.read_parquet()"),
+}
+
+#: Calls that return a handle (``Marker`` kind).
+HANDLE_FUNCTIONS: dict[str, str] = {
+    "open": "file",
+    "io.open": "file",
+    "codecs.open": "file",
+    "gzip.open": "file",
+    "aiofiles.open": "file",
+    "subprocess.run": "process",
+    "subprocess.Popen": "process",
+    "asyncio.create_subprocess_exec": "process",
+    "asyncio.create_subprocess_shell": "process",
+    "requests.get": "http_response",
+    "requests.post": "http_response",
+    "requests.put": "http_response",
+    "requests.patch": "http_response",
+    "requests.delete": "http_response",
+    "requests.request": "http_response",
+    "requests.head": "http_response",
+    "httpx.get": "http_response",
+    "httpx.post": "http_response",
+    "httpx.put": "http_response",
+    "httpx.patch": "http_response",
+    "httpx.delete": "http_response",
+    "httpx.request": "http_response",
+    "urllib.request.urlopen": "http_response",
+    "requests.Session": "http_client",
+    "requests.session": "http_client",
+    "httpx.Client": "http_client",
+    "httpx.AsyncClient": "http_client",
+    "aiohttp.ClientSession": "http_client",
+    "sqlite3.connect": "db",
+    "aiosqlite.connect": "db",
+    "psycopg.connect": "db",
+    "psycopg2.connect": "db",
+    "psycopg.AsyncConnection.connect": "db",
+    "pymysql.connect": "db",
+    "mysql.connector.connect": "db",
+    "asyncpg.connect": "db",
+    "duckdb.connect": "db",
+    "sqlalchemy.create_engine": "db",
+}
+
+HTTP_METHODS = frozenset({"get", "post", "put", "patch", "delete", "request", "head", "send", "stream"})
+
+#: Builtins whose result is a number or flag, never the data itself.
+SCALAR_BUILTINS = frozenset(
+    {"bool", "int", "float", "round", "abs", "isinstance", "issubclass", "hasattr", "callable",
+     "id", "hash", "ord", "divmod", "any", "all", "sum", "type"}
+)
+
+#: Methods whose result is a number or flag (on str, list, dict, file, response...).
+SCALAR_METHODS = frozenset(
+    {"count", "index", "rindex", "find", "rfind", "startswith", "endswith", "isdigit", "isalpha",
+     "isalnum", "isspace", "islower", "isupper", "exists", "is_file", "is_dir", "is_symlink",
+     "stat", "fetchone", "fetchrow", "fetchval", "scalar", "scalar_one", "scalar_one_or_none",
+     "first", "one", "one_or_none", "get_or_none", "raise_for_status", "close", "commit",
+     "rowcount", "wait", "poll", "kill", "terminate", "readline", "tell", "seek", "fileno",
+     "total_seconds", "timestamp", "isoformat", "strftime", "hexdigest", "digest", "mkdir",
+     "unlink", "write_text", "write_bytes", "touch", "rename", "replace_file"}
+)
+
+#: Attributes that are scalars whatever their owner.
+SCALAR_ATTRIBUTES = frozenset(
+    {"returncode", "status_code", "status", "ok", "reason", "name", "stem", "suffix", "size",
+     "st_size", "st_mtime", "rowcount", "lastrowid", "pid", "encoding", "closed", "is_dir",
+     "headers", "url", "elapsed", "parent"}
+)
+
+#: Names of calls that count tokens or estimate them (a ``Measure`` in tokens).
+TOKEN_COUNTER = re.compile(r"(count_tokens|estimate_tokens|num_tokens|token_count|tokens_of|"
+                           r"count_token|estimate_token|n_tokens|token_len|tokenize)", re.I)
+
+#: Parameter names through which a model continues a paged response.
+CONTINUATION_PARAMS = frozenset(
+    {"cursor", "offset", "page", "page_token", "pagetoken", "next_token", "start_index", "start",
+     "skip", "after", "before", "continuation_token", "start_line", "line_offset", "page_number",
+     "marker", "from_", "start_after", "next_cursor", "since_id", "start_row", "chunk", "chunk_index",
+     "part", "start_char", "char_offset", "offset_lines", "from_line", "line_start", "first_line"}
+)
+
+#: Parameter names that read as "how many": a bound made of one of these is a caller limit.
+LIMIT_PARAM = re.compile(
+    r"(limit|max|count|size|top|num|^n$|^k$|per_page|perpage|page_size|pagesize|length|lines|rows|"
+    r"results|depth|head|tail|number|amount|first|last)", re.I
+)
+
+#: Words that, in the response, tell the model how to get the rest.
+HINT_WORDS = re.compile(
+    r"(next_cursor|nextCursor|next_offset|nextOffset|next_page_token|nextPageToken|next_page|"
+    r"nextPage|has_more|hasMore|next_action|nextAction|resource_uri|resourceUri|resource_link|"
+    r"continuation|next_start|next_index|more_available|remaining_pages|"
+    r"(start_index|offset|cursor|page|page_token|start_line|skip)\s*[=:]\s*\{|"
+    r"call again with|pass (offset|cursor|page|start_index)|to (see|get|read) (more|the next))",
+    re.I,
+)
+
+#: Runtime entry points that pre-estimate and continue (``tokenlint.runtime``).
+RUNTIME_FITTERS = frozenset({"fit_response", "paginate", "paginate_items", "page_text",
+                             "fit_to_budget", "reduce_to_budget"})
+
+SQL_LIMIT_FIXED = re.compile(r"\b(LIMIT|TOP|FETCH\s+FIRST)\s+(\d+)", re.I)
+SQL_LIMIT_PARAM = re.compile(r"\b(LIMIT|TOP|FETCH\s+FIRST)\s+(\?|%s|%\(\w+\)s|:\w+|\$\d+|\{[^}]*\})", re.I)
+SQL_SELECT = re.compile(r"\b(SELECT|PRAGMA|SHOW|DESCRIBE|EXPLAIN|WITH)\b", re.I)
+SQL_AGGREGATE_ONLY = re.compile(
+    r"^\s*SELECT\s+(COUNT|SUM|AVG|MIN|MAX|EXISTS)\s*\((?:(?!\bGROUP\s+BY\b).)*$", re.I | re.S
+)
+
+
+def looks_like_sql(text: str) -> bool:
+    return bool(SQL_SELECT.search(text)) and not text.strip().startswith(("/", "http"))

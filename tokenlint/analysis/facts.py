@@ -1,0 +1,272 @@
+"""Per-tool facts: each data flow that reaches the response, classified, plus estimation and hints.
+
+This is the boundary between analysis and rules: rules read ``ToolFacts`` and decide; they never
+walk the CST themselves (ruff's single Checker, Fixit's batched visit).
+
+Classification of one source reaching a return (design.md "Risk levels"):
+
+- ``UNBOUNDED``: no bound at all → its source rule (TL101–TL106), HIGH.
+- ``DEFAULT_ALL``: bounded by a caller limit whose default returns everything → HIGH.
+- ``CALLER``: bounded by a caller limit with no enforced maximum → TL107, MEDIUM.
+- ``CAPPED``: an enforced count or char cap (a constant, a clamped limit).
+- ``HUGE``: an enforced cap far above any token budget (``HUGE_CHARS``/``HUGE_ITEMS``).
+- ``ESTIMATED``: checked against a token or size budget before it is returned.
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+from dataclasses import dataclass, field
+
+import libcst as cst
+
+from tokenlint.analysis import catalogue as cat
+from tokenlint.analysis.interpreter import Analyzer, FunctionInterpreter, SizeCheck
+from tokenlint.analysis.taints import Site, Src, sources
+from tokenlint.discovery import ToolDef
+from tokenlint.imports import dotted_name
+
+#: An enforced character cap above this is no budget: Claude Code persists results above
+#: 50,000 chars and refuses above 25,000 tokens (~100,000 chars of prose) — field.md §2.
+HUGE_CHARS = 100_000
+#: An item cap above this cannot fit a 10,000-token budget unless items are a few tokens each.
+HUGE_ITEMS = 1_000
+#: A token budget above the 25,000-token refusal limit of Claude Code bounds nothing useful.
+HUGE_TOKENS = 25_000
+
+_TEXT_CODES = ("TL102", "TL104", "TL105")
+
+
+class FlowKind(enum.Enum):
+    UNBOUNDED = "unbounded"
+    DEFAULT_ALL = "default-all"
+    CALLER = "caller"
+    CAPPED = "capped"
+    HUGE = "huge"
+    ESTIMATED = "estimated"
+
+
+@dataclass(frozen=True)
+class DataFlow:
+    """One source reaching the response, how it is bounded, and where."""
+
+    src: Src
+    kind: FlowKind
+    bound_site: Site | None
+    param: str | None
+    param_site: Site | None
+    return_site: Site
+
+
+@dataclass
+class ToolFacts:
+    """Everything the rules need to know about one tool."""
+
+    tool: ToolDef
+    flows: list[DataFlow] = field(default_factory=list)
+    data_returns: list[Site] = field(default_factory=list)
+    checks: list[SizeCheck] = field(default_factory=list)
+    estimates: bool = False
+    continuation: bool = False
+    hint_site: Site | None = None
+    definition_text: str = ""
+
+
+def analyse_tool(analyzer: Analyzer, tool: ToolDef) -> ToolFacts:
+    """Run the interpreter over a tool's body and classify what reaches its response."""
+    interp = FunctionInterpreter(
+        analyzer, tool.module, tool.func, args_style=tool.args_style, class_name=tool.class_name
+    )
+    summary = interp.run(tool.body)
+    facts = ToolFacts(tool, checks=list(summary.checks))
+    checked: dict[Site, SizeCheck] = {}
+    for check in summary.checks:
+        for s in check.measured:
+            checked.setdefault(s, check)
+    facts.estimates = summary.runtime_fit or any(c.tokens for c in summary.checks)
+    seen: set = set()
+    for ret_site, flow in summary.returns:
+        srcs = sources(flow)
+        if srcs:
+            facts.data_returns.append(ret_site)
+        for src in srcs:
+            key = (src.site, src.bound)
+            if key in seen:
+                continue
+            seen.add(key)
+            facts.flows.append(_classify(src, checked, ret_site))
+    if any(f.kind is FlowKind.ESTIMATED for f in facts.flows):
+        facts.estimates = True
+    facts.continuation, facts.hint_site = _continuation(tool, interp, summary)
+    facts.definition_text = _definition_text(tool)
+    return facts
+
+
+def _classify(src: Src, checked: dict, ret_site: Site) -> DataFlow:
+    b = src.bound
+    check = checked.get(src.site)
+    if b is not None and b.tokens:
+        return DataFlow(src, FlowKind.ESTIMATED, b.site, None, None, ret_site)
+    if check is not None:
+        huge = check.budget is not None and (
+            check.budget > (HUGE_TOKENS if check.tokens else HUGE_CHARS)
+        )
+        kind = FlowKind.HUGE if huge else FlowKind.ESTIMATED
+        return DataFlow(src, kind, check.site, None, None, ret_site)
+    if b is None:
+        return DataFlow(src, FlowKind.UNBOUNDED, None, None, None, ret_site)
+    if b.enforced:
+        value = b.value
+        limit = HUGE_CHARS if src.code in _TEXT_CODES or (value or 0) > 5_000 else HUGE_ITEMS
+        kind = FlowKind.HUGE if value is not None and value > limit else FlowKind.CAPPED
+        return DataFlow(src, kind, b.site, b.param, b.param_site, ret_site)
+    if b.default_none:
+        return DataFlow(src, FlowKind.DEFAULT_ALL, b.site, b.param, b.param_site, ret_site)
+    return DataFlow(src, FlowKind.CALLER, b.site, b.param, b.param_site, ret_site)
+
+
+def _continuation(tool: ToolDef, interp: FunctionInterpreter, summary) -> tuple[bool, Site | None]:
+    """Whether the response tells the model how to get the rest, through a parameter that works.
+
+    A hint is a continuation key or instruction in the tool's code (``next_cursor``,
+    ``"call again with offset={...}"``, a ``ResourceLink``) or a runtime fitter. It only counts
+    when the model can act on it: a resource link needs nothing more; a cursor/offset/page hint
+    needs a parameter of that kind that the body actually applies (not one merely echoed back).
+    """
+    if summary.runtime_fit:
+        return True, None
+    hint_node = None
+    resource = False
+    for node in _walk_body(tool.body):
+        text = None
+        if isinstance(node, cst.SimpleString):
+            v = node.evaluated_value
+            text = v if isinstance(v, str) else None
+        elif isinstance(node, cst.FormattedStringText):
+            text = node.value
+        elif isinstance(node, cst.Arg) and node.keyword is not None:
+            text = node.keyword.value + "="
+        elif isinstance(node, cst.Call) and dotted_name(node.func) in ("ResourceLink", "types.ResourceLink", "mcp.types.ResourceLink"):
+            resource = True
+            hint_node = node
+            continue
+        if text and cat.HINT_WORDS.search(text):
+            if re.search(r"resource_(uri|link)|resourceUri", text):
+                resource = True
+            hint_node = hint_node or node
+    if hint_node is None:
+        return False, None
+    site = interp.a.site(tool.module, hint_node)
+    if resource:
+        return True, site
+    for name in _continuation_params(tool, interp):
+        if _applied(tool.body, name):
+            return True, site
+    return False, site
+
+
+def _continuation_params(tool: ToolDef, interp: FunctionInterpreter) -> list[str]:
+    names = [n for n in interp.param_defaults if _is_continuation(n)]
+    if tool.args_style == "mapping":
+        # ``offset = arguments.get("offset", 0)`` binds a local of the same (or another) name
+        for node in _walk_body(tool.body):
+            if isinstance(node, cst.Assign) and isinstance(node.value, (cst.Call, cst.Subscript)):
+                key = _mapping_key(node.value)
+                if key and _is_continuation(key):
+                    for t in node.targets:
+                        dn = dotted_name(t.target)
+                        if dn:
+                            names.append(dn)
+    return names
+
+
+def _is_continuation(name: str) -> bool:
+    n = name.lower()
+    return n in cat.CONTINUATION_PARAMS or n.endswith(("_cursor", "_offset", "_token", "page"))
+
+
+def _mapping_key(node) -> str | None:
+    inner = node
+    if isinstance(inner, cst.Call) and dotted_name(inner.func) in ("int", "str"):
+        if inner.args:
+            inner = inner.args[0].value
+    if isinstance(inner, cst.Call) and isinstance(inner.func, cst.Attribute) and inner.func.attr.value == "get" and inner.args:
+        v = inner.args[0].value
+        return v.evaluated_value if isinstance(v, cst.SimpleString) else None
+    if isinstance(inner, cst.Subscript) and len(inner.slice) == 1 and isinstance(inner.slice[0].slice, cst.Index):
+        v = inner.slice[0].slice.value
+        return v.evaluated_value if isinstance(v, cst.SimpleString) else None
+    return None
+
+
+_ECHO_CALLS = frozenset({"dict", "str", "int", "len", "print", "repr", "format", "dumps", "json.dumps",
+                         "TextContent", "types.TextContent", "append", "info", "debug", "warning", "log"})
+
+
+def _applied(body, name: str) -> bool:
+    """Whether a parameter is used to select data (slice, call argument, query text, arithmetic
+    feeding one of those), not only echoed into the response or a log line."""
+    stack: list[tuple[cst.CSTNode, bool]] = [(n, False) for n in body]
+    derived = {name}
+    # names computed from the parameter (``start = page * size``) also count
+    for node in _walk_body(body):
+        if isinstance(node, cst.Assign):
+            if any(isinstance(n, cst.Name) and n.value in derived for n in _walk_body([node.value])):
+                if not isinstance(node.value, cst.Dict):
+                    for t in node.targets:
+                        dn = dotted_name(t.target)
+                        if dn and not re.search(r"next|new_|more", dn):
+                            derived.add(dn)
+    while stack:
+        node, ctx = stack.pop()
+        if isinstance(node, cst.Name) and node.value in derived and ctx:
+            return True
+        if isinstance(node, (cst.Dict, cst.DictElement)) and not ctx:
+            continue
+        child_ctx = ctx
+        if isinstance(node, (cst.Slice, cst.Index)) or isinstance(node, cst.FormattedString):
+            child_ctx = True
+        if isinstance(node, cst.Call):
+            callee = dotted_name(node.func) or ""
+            tail = callee.split(".")[-1]
+            if callee not in _ECHO_CALLS and tail not in _ECHO_CALLS:
+                child_ctx = True
+        if isinstance(node, cst.Comparison):
+            child_ctx = True
+        if isinstance(node, cst.Return):
+            child_ctx = False
+        stack.extend((c, child_ctx) for c in node.children)
+    return False
+
+
+def _walk_body(body):
+    stack = list(body)
+    while stack:
+        node = stack.pop()
+        yield node
+        if isinstance(node, (cst.FunctionDef, cst.ClassDef)) and node not in body:
+            continue
+        stack.extend(node.children)
+
+
+def _definition_text(tool: ToolDef) -> str:
+    """The text a client receives in ``tools/list`` for this tool, approximately: description
+    (docstring or ``description=``) plus the parameter names and annotations."""
+    fn = tool.func
+    doc = fn.get_docstring(clean=True) or ""
+    if tool.decorator is not None:
+        for node in _walk_body([tool.decorator]):
+            if isinstance(node, cst.Arg) and node.keyword is not None and node.keyword.value == "description":
+                if isinstance(node.value, (cst.SimpleString, cst.ConcatenatedString)):
+                    v = node.value.evaluated_value
+                    if isinstance(v, str):
+                        doc = v
+    parts = [doc]
+    if tool.args_style == "signature":
+        for p in [*fn.params.params, *fn.params.kwonly_params]:
+            if p.name.value in ("self", "cls", "ctx", "context"):
+                continue
+            ann = cst.Module([]).code_for_node(p.annotation.annotation) if p.annotation else ""
+            parts.append(f'"{p.name.value}": {{"type": "{ann}"}}')
+    return "\n".join(parts)

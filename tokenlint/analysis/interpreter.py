@@ -1,0 +1,1144 @@
+"""A small abstract interpreter over a tool's statements: what each returned value is built from.
+
+Flow-sensitive within a function (``text = text[:1000]`` replaces the unbounded value), joins at
+branches, runs loop bodies twice so values appended in a loop reach the code after it, and
+follows calls into helper functions of the same module and of other modules of the run (each
+helper summarised once, with its parameters as placeholders substituted at each call).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Iterable, Sequence
+
+import libcst as cst
+
+from tokenlint.analysis import catalogue as cat
+from tokenlint.analysis.taints import (
+    EMPTY,
+    Bound,
+    Flow,
+    Marker,
+    Measure,
+    Param,
+    Site,
+    Src,
+    apply_bound,
+    markers,
+    measure_of,
+    params,
+    scalar_of,
+    sources,
+    union,
+)
+from tokenlint.imports import dotted_name
+
+MAX_HELPER_DEPTH = 4
+
+
+@dataclass
+class SizeCheck:
+    """A comparison of a measure against a budget (``len(text) > LIMIT``)."""
+
+    site: Site
+    measured: frozenset
+    budget: int | None
+    tokens: bool
+
+
+@dataclass
+class Summary:
+    """What a function (tool body or helper) contributes: returned flows and size checks."""
+
+    returns: list[tuple[Site, Flow]] = field(default_factory=list)
+    checks: list[SizeCheck] = field(default_factory=list)
+    runtime_fit: bool = False
+    hint_texts: list[Site] = field(default_factory=list)
+
+    def returned(self) -> Flow:
+        return union(*(f for _, f in self.returns))
+
+
+class Analyzer:
+    """Shared state of one run's analysis: interned sites, helper summaries, the project."""
+
+    def __init__(self, project) -> None:
+        self.project = project
+        self._sites: dict[int, Site] = {}
+        self._helpers: dict[int, Summary | None] = {}
+
+    def site(self, module, node: cst.CSTNode) -> Site:
+        key = id(node)
+        s = self._sites.get(key)
+        if s is None or s.node is not node:
+            s = Site(module, node)
+            self._sites[key] = s
+        return s
+
+    def helper_summary(self, module, fn: cst.FunctionDef, depth: int) -> Summary | None:
+        key = id(fn)
+        if key in self._helpers:
+            return self._helpers[key]
+        if depth > MAX_HELPER_DEPTH:
+            return None
+        self._helpers[key] = None  # recursion guard
+        interp = FunctionInterpreter(self, module, fn, depth=depth + 1, helper=True)
+        summary = interp.run(_body(fn))
+        self._helpers[key] = summary
+        return summary
+
+
+def _body(fn: cst.FunctionDef) -> Sequence[cst.BaseStatement]:
+    return fn.body.body if isinstance(fn.body, cst.IndentedBlock) else [fn.body]  # type: ignore[list-item]
+
+
+def _block(node) -> list:
+    if node is None:
+        return []
+    if isinstance(node, cst.IndentedBlock):
+        return list(node.body)
+    if isinstance(node, (cst.Else, cst.Finally)):
+        return _block(node.body)
+    return [node]
+
+
+class _Return(Exception):
+    pass
+
+
+class FunctionInterpreter:
+    """Interprets one function body (or a dispatch branch) into a ``Summary``.
+
+    ``args_style`` ``"mapping"`` makes ``arguments["k"]`` / ``arguments.get("k", d)`` read as
+    model-supplied parameters (low-level servers).
+    """
+
+    def __init__(
+        self,
+        analyzer: Analyzer,
+        module,
+        fn: cst.FunctionDef,
+        *,
+        depth: int = 0,
+        helper: bool = False,
+        args_style: str = "signature",
+        class_name: str | None = None,
+    ) -> None:
+        self.a = analyzer
+        self.mod = module
+        self.fn = fn
+        self.depth = depth
+        self.helper = helper
+        self.args_style = args_style
+        self.class_name = class_name
+        self.summary = Summary()
+        self.env: dict[str, Flow] = {}
+        self.strings: dict[str, str] = {}
+        self.sql_of: dict[str, Bound | None] = {}
+        self.param_defaults: dict[str, Param] = {}
+        self.disabled_params: set[str] = set()
+        self.loop_accumulators: list[set[str]] = []
+        self.loop_breaks: list[list[tuple[cst.CSTNode, str]]] = []
+        self._init_params()
+
+    # -- parameters --------------------------------------------------------------------------
+    def _init_params(self) -> None:
+        ps = self.fn.params
+        for p in [*ps.posonly_params, *ps.params, *ps.kwonly_params]:
+            name = p.name.value
+            if name in ("self", "cls"):
+                continue
+            default = p.default
+            default_none = isinstance(default, cst.Name) and default.value in ("None",)
+            clamp = None
+            ann = p.annotation.annotation if p.annotation else None
+            if isinstance(default, cst.Call):
+                clamp = _le_of_call(default)
+                dflt = _kwarg(default, "default")
+                if dflt is not None:
+                    default_none = isinstance(dflt, cst.Name) and dflt.value == "None"
+            if ann is not None:
+                clamp = clamp if clamp is not None else _le_in_annotation(ann, self)
+            falsy_default = isinstance(default, cst.Name) and default.value in ("None", "False") or (
+                isinstance(default, cst.Integer) and default.value == "0"
+            )
+            if falsy_default:
+                self.disabled_params.add(name)
+            param = Param(
+                name,
+                self.a.site(self.mod, p),
+                default_none=default_none,
+                has_default=default is not None,
+                clamp=clamp,
+            )
+            self.param_defaults[name] = param
+            if self.helper:
+                self.env[name] = frozenset({Param(name, None)})
+            else:
+                self.env[name] = frozenset({param})
+
+    # -- driver -----------------------------------------------------------------------------
+    def run(self, stmts: Iterable[cst.CSTNode]) -> Summary:
+        try:
+            self.block(stmts)
+        except RecursionError:
+            pass
+        return self.summary
+
+    def block(self, stmts: Iterable[cst.CSTNode]) -> bool:
+        """Interpret statements; returns False when the block always leaves (return/raise)."""
+        for stmt in stmts:
+            if not self.stmt(stmt):
+                return False
+        return True
+
+    def stmt(self, node: cst.CSTNode) -> bool:
+        if isinstance(node, cst.SimpleStatementLine):
+            for small in node.body:
+                if not self.small(small):
+                    return False
+            return True
+        if isinstance(node, cst.If):
+            return self.if_(node)
+        if isinstance(node, (cst.For,)):
+            self.for_(node)
+            return True
+        if isinstance(node, cst.While):
+            self.while_(node)
+            return True
+        if isinstance(node, (cst.Try, cst.TryStar)):
+            return self.try_(node)
+        if isinstance(node, cst.With):
+            for item in node.items:
+                flow = self.expr(item.item)
+                if item.asname is not None:
+                    self.assign(item.asname.name, flow, item.item)
+            return self.block(_block(node.body))
+        if isinstance(node, cst.Match):
+            self.expr(node.subject)
+            base = dict(self.env)
+            envs = []
+            for case in node.cases:
+                self.env = dict(base)
+                if self.block(_block(case.body)):
+                    envs.append(self.env)
+            self.env = _join(envs or [base], base)
+            return True
+        return True  # nested defs and classes: not part of this function's flow
+
+    def small(self, node: cst.CSTNode) -> bool:
+        if isinstance(node, cst.Return):
+            flow = self.expr(node.value) if node.value is not None else EMPTY
+            self.summary.returns.append((self.a.site(self.mod, node), flow))
+            return False
+        if isinstance(node, cst.Raise):
+            if node.exc is not None:
+                self.expr(node.exc)
+            return False
+        if isinstance(node, cst.Assign):
+            flow = self.expr(node.value)
+            for t in node.targets:
+                self.assign(t.target, flow, node.value)
+        elif isinstance(node, cst.AnnAssign):
+            if node.value is not None:
+                self.assign(node.target, self.expr(node.value), node.value)
+        elif isinstance(node, cst.AugAssign):
+            flow = self.expr(node.value)
+            name = dotted_name(node.target)
+            if name:
+                self.env[name] = union(self.env.get(name, EMPTY), flow)
+                self._note_accumulation(name)
+        elif isinstance(node, cst.Expr):
+            self.expr(node.value)
+        return True
+
+    def assign(self, target: cst.BaseExpression, flow: Flow, value: cst.BaseExpression | None) -> None:
+        if isinstance(target, (cst.Tuple, cst.List)):
+            for el in target.elements:
+                self.assign(el.value, flow, None)
+            return
+        if isinstance(target, cst.Subscript):
+            name = dotted_name(target.value)
+            if name:
+                self.env[name] = union(self.env.get(name, EMPTY), flow)
+                self._note_accumulation(name)
+            return
+        name = dotted_name(target)
+        if name is None:
+            return
+        self.env[name] = flow
+        text = self.string_value(value) if value is not None else None
+        if text is not None:
+            self.strings[name] = text
+        elif name in self.strings:
+            del self.strings[name]
+
+    # -- control flow ------------------------------------------------------------------------
+    def if_(self, node: cst.If) -> bool:
+        self.condition(node.test)
+        base = dict(self.env)
+        disabled = self._disabled_guard(node.test)
+        envs = []
+        if self.block(_block(node.body)):
+            envs.append(self.env)
+        body_env = self.env
+        self.env = dict(base)
+        if isinstance(node.orelse, cst.If):
+            falls = self.if_(node.orelse)
+        elif node.orelse is not None:
+            falls = self.block(_block(node.orelse))
+        else:
+            falls = True
+        if falls:
+            envs.append(self.env)
+        self._clamp_statement(node)
+        if not envs:
+            self.env = base
+            return False
+        self.env = _join(envs, base)
+        del body_env, disabled
+        return True
+
+    def for_(self, node: cst.For) -> None:
+        it = self.expr(node.iter)
+        elem = self.iteration(it, node)
+        self.loop_accumulators.append(set())
+        self.loop_breaks.append([])
+        for _ in range(2):
+            self.assign(node.target, elem, None)
+            self.block(_block(node.body))
+        accs = self.loop_accumulators.pop()
+        breaks = self.loop_breaks.pop()
+        self._apply_loop_breaks(accs, breaks, node, enumerate_target=node.target)
+        if node.orelse is not None:
+            self.block(_block(node.orelse))
+
+    def while_(self, node: cst.While) -> None:
+        self.condition(node.test)
+        self.loop_accumulators.append(set())
+        self.loop_breaks.append([])
+        before_sources = {id(t) for f in self.env.values() for t in f}
+        inner: list[Flow] = []
+        for _ in range(2):
+            snapshot = dict(self.env)
+            self.block(_block(node.body))
+            inner.extend(v for k, v in self.env.items() if snapshot.get(k) is not v)
+        accs = self.loop_accumulators.pop()
+        breaks = self.loop_breaks.pop()
+        fetched = any(
+            t for f in inner for t in f if isinstance(t, (Src, Marker)) and id(t) not in before_sources
+        )
+        if fetched and accs:
+            src = Src("TL106", self.a.site(self.mod, node), "a while loop that collects every page")
+            for name in accs:
+                self.env[name] = union(self.env.get(name, EMPTY), frozenset({src}))
+        self._apply_loop_breaks(accs, breaks, node, enumerate_target=None)
+
+    def try_(self, node) -> bool:
+        base = dict(self.env)
+        envs = []
+        if self.block(_block(node.body)):
+            if node.orelse is not None:
+                if self.block(_block(node.orelse)):
+                    envs.append(self.env)
+            else:
+                envs.append(self.env)
+        after_body = self.env
+        for h in node.handlers:
+            self.env = _join([base, after_body], base)
+            if h.name is not None:
+                self.assign(h.name.name, EMPTY, None)
+            if self.block(_block(h.body)):
+                envs.append(self.env)
+        self.env = _join(envs, base) if envs else base
+        if node.finalbody is not None:
+            self.block(_block(node.finalbody))
+        return bool(envs)
+
+    def condition(self, test: cst.BaseExpression) -> None:
+        """Evaluate a test for its size checks (``len(x) > LIMIT``) and its side effects."""
+        disabled = self._disabled_guard(test)
+        for comp in _comparisons(test):
+            left = self.expr(comp.left)
+            for target in comp.comparisons:
+                right = self.expr(target.comparator)
+                if disabled:
+                    continue
+                self._size_check(comp, left, right, target.comparator)
+                self._size_check(comp, right, left, comp.left)
+        if not list(_comparisons(test)):
+            self.expr(test)
+
+    def _disabled_guard(self, test: cst.BaseExpression) -> bool:
+        """``if max_tokens and ...`` where ``max_tokens`` defaults to None/False/0: off by default."""
+        if isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.And):
+            for side in (test.left, test.right):
+                dn = dotted_name(side)
+                if dn in self.disabled_params:
+                    return True
+        return False
+
+    def _size_check(self, comp, measured: Flow, budget_flow: Flow, budget_node) -> None:
+        ms = [t for t in measured if isinstance(t, Measure)]
+        if not ms:
+            return
+        budget = self.const_int(budget_node)
+        if budget is None:
+            ps = params(budget_flow)
+            if not ps:
+                return
+            p = self.param_defaults.get(ps[0].name)
+            if p is None or ps[0].name in self.disabled_params:
+                return
+            budget = p.clamp
+        sites = frozenset(s for m in ms for s in m.sites)
+        self.summary.checks.append(
+            SizeCheck(self.a.site(self.mod, comp), sites, budget, any(m.tokens for m in ms))
+        )
+
+    def _note_accumulation(self, name: str) -> None:
+        for accs in self.loop_accumulators:
+            accs.add(name)
+
+    def _apply_loop_breaks(self, accs, breaks, node, enumerate_target) -> None:
+        for test, _ in breaks:
+            bound = self._count_break_bound(test, accs, enumerate_target)
+            if bound is None:
+                continue
+            for name in accs:
+                self.env[name] = apply_bound(self.env.get(name, EMPTY), bound)
+
+    def _count_break_bound(self, test, accs, enumerate_target) -> Bound | None:
+        for comp in _comparisons(test):
+            if len(comp.comparisons) != 1:
+                continue
+            left, right = comp.left, comp.comparisons[0].comparator
+            lname = _len_arg(left) or dotted_name(left)
+            if lname is None:
+                continue
+            counter_ok = lname in accs or _is_enumerate_index(enumerate_target, lname)
+            if not counter_ok:
+                continue
+            return self.bound_from(right, comp)
+        return None
+
+    # -- expressions -------------------------------------------------------------------------
+    def expr(self, node: cst.BaseExpression | None) -> Flow:
+        if node is None:
+            return EMPTY
+        try:
+            return self._expr(node)
+        except RecursionError:
+            return EMPTY
+
+    def _expr(self, node: cst.BaseExpression) -> Flow:
+        if isinstance(node, cst.Name):
+            if node.value in self.env:
+                return self.env[node.value]
+            return EMPTY
+        if isinstance(node, cst.Attribute):
+            return self.attribute(node)
+        if isinstance(node, cst.Call):
+            return self.call(node)
+        if isinstance(node, cst.Await):
+            return self.expr(node.expression)
+        if isinstance(node, cst.Subscript):
+            return self.subscript(node)
+        if isinstance(node, (cst.SimpleString, cst.Integer, cst.Float, cst.Imaginary, cst.Ellipsis)):
+            return EMPTY
+        if isinstance(node, cst.ConcatenatedString):
+            return union(self.expr(node.left), self.expr(node.right))
+        if isinstance(node, cst.FormattedString):
+            return union(*(self.expr(p.expression) for p in node.parts if isinstance(p, cst.FormattedStringExpression)))
+        if isinstance(node, cst.BinaryOperation):
+            return union(self.expr(node.left), self.expr(node.right))
+        if isinstance(node, cst.UnaryOperation):
+            return scalar_of(self.expr(node.expression)) if isinstance(node.operator, cst.Not) else self.expr(node.expression)
+        if isinstance(node, cst.BooleanOperation):
+            return union(self.expr(node.left), self.expr(node.right))
+        if isinstance(node, cst.Comparison):
+            self.condition(node)
+            return EMPTY
+        if isinstance(node, cst.IfExp):
+            self.condition(node.test)
+            return union(self.expr(node.body), self.expr(node.orelse))
+        if isinstance(node, (cst.List, cst.Tuple, cst.Set)):
+            return union(*(self.expr(e.value) for e in node.elements))
+        if isinstance(node, cst.Dict):
+            out = []
+            for e in node.elements:
+                if isinstance(e, cst.DictElement):
+                    out.append(self.expr(e.value))
+                else:
+                    out.append(self.expr(e.value))
+            return union(*out)
+        if isinstance(node, (cst.ListComp, cst.SetComp, cst.GeneratorExp)):
+            return self.comprehension(node.for_in, [node.elt], node)
+        if isinstance(node, cst.DictComp):
+            return self.comprehension(node.for_in, [node.key, node.value], node)
+        if isinstance(node, cst.NamedExpr):
+            flow = self.expr(node.value)
+            self.assign(node.target, flow, node.value)
+            return flow
+        if isinstance(node, cst.Lambda):
+            return EMPTY
+        if isinstance(node, cst.StarredElement):
+            return self.expr(node.value)
+        return EMPTY
+
+    def comprehension(self, for_in: cst.CompFor, elts, node) -> Flow:
+        saved = dict(self.env)
+        clause: cst.CompFor | None = for_in
+        while clause is not None:
+            it = self.expr(clause.iter)
+            self.assign(clause.target, self.iteration(it, clause), None)
+            for cond in clause.ifs:
+                self.condition(cond.test)
+            clause = clause.inner_for_in
+        flow = union(*(self.expr(e) for e in elts))
+        self.env = saved
+        return flow
+
+    def iteration(self, it: Flow, node) -> Flow:
+        """The flow of one element when iterating ``it`` (a cursor or file drains a source)."""
+        extra: list = []
+        for m in markers(it):
+            site = self.a.site(self.mod, node)
+            if m.kind in ("cursor", "query", "paginator", "line_iter"):
+                extra.append(Src("TL106", site, f"iterating a {m.kind.replace('_', ' ')}", m.sql_bound))
+            elif m.kind == "file":
+                extra.append(Src("TL102", site, "iterating every line of a file"))
+            elif m.kind == "process":
+                extra.append(Src("TL104", site, "iterating process output"))
+        kept = frozenset(t for t in it if not isinstance(t, Marker))
+        return union(kept, frozenset(extra))
+
+    def attribute(self, node: cst.Attribute) -> Flow:
+        dn = dotted_name(node)
+        if dn is not None and dn in self.env:
+            return self.env[dn]
+        base = self.expr(node.value)
+        attr = node.attr.value
+        if attr in ("stdout", "stderr", "output"):
+            procs = markers(base, "process")
+            if procs:
+                return union(
+                    frozenset({Src("TL104", self.a.site(self.mod, node), f"process .{attr}")}),
+                    frozenset({Marker("file", procs[0].site)}) if attr != "output" else EMPTY,
+                    frozenset({Marker("process", procs[0].site)}),
+                )
+        if attr in ("text", "content", "body", "data") and (
+            markers(base, "http_response")
+            or (attr in ("text", "content") and _response_like(dotted_name(node.value)))
+        ):
+            return frozenset({Src("TL105", self.a.site(self.mod, node), f"HTTP response .{attr}")})
+        if attr in cat.SCALAR_ATTRIBUTES:
+            return scalar_of(base)
+        return frozenset(t for t in base if not isinstance(t, Marker))
+
+    def subscript(self, node: cst.Subscript) -> Flow:
+        base = self.expr(node.value)
+        base_name = dotted_name(node.value)
+        if len(node.slice) != 1:
+            return base
+        sl = node.slice[0].slice
+        if isinstance(sl, cst.Index):
+            key = sl.value
+            lit = _string_lit(key)
+            if self.args_style == "mapping" and lit is not None and _is_arguments_name(base_name):
+                return self.mapping_param(lit, None, node, required=True)
+            self.expr(key)
+            if isinstance(key, (cst.Integer,)) or (
+                isinstance(key, cst.UnaryOperation) and isinstance(key.expression, cst.Integer)
+            ):
+                # one element of a collection: one record
+                return frozenset(t for t in base if not isinstance(t, Src) or t.code in ("TL102", "TL104", "TL105"))
+            return frozenset(t for t in base if not isinstance(t, Marker))
+        if isinstance(sl, cst.Slice):
+            lower = self.expr(sl.lower) if sl.lower is not None else EMPTY
+            if sl.upper is None:
+                return base
+            bound = self.slice_bound(sl, node)
+            if bound is None:
+                return union(base, lower)
+            return apply_bound(base, bound)
+        return base
+
+    def slice_bound(self, sl: cst.Slice, node) -> Bound | None:
+        upper = sl.upper
+        if isinstance(upper, cst.UnaryOperation) and isinstance(upper.operator, cst.Minus) and sl.lower is None:
+            return None  # x[:-1]: drops the tail, bounds nothing
+        if sl.lower is not None and isinstance(upper, cst.BinaryOperation) and isinstance(upper.operator, cst.Add):
+            # x[start:start + n] → n bounds the slice
+            lo = dotted_name(sl.lower)
+            for side, other in ((upper.left, upper.right), (upper.right, upper.left)):
+                if lo is not None and dotted_name(side) == lo:
+                    return self.bound_from(other, node)
+        if isinstance(sl.lower, cst.UnaryOperation) and upper is None:
+            return None
+        return self.bound_from(upper, node)
+
+    def bound_from(self, expr: cst.BaseExpression, node) -> Bound | None:
+        """A bound from an expression used as a count or size cap."""
+        site = self.a.site(self.mod, node)
+        value = self.const_int(expr)
+        if value is not None:
+            return Bound(site, fixed=value)
+        flow = self.expr(expr)
+        ps = params(flow)
+        limit_ps = [p for p in ps if p.name.lower() not in cat.CONTINUATION_PARAMS] or ps
+        if limit_ps:
+            p = limit_ps[0]
+            known = self.param_defaults.get(p.name, p)
+            clamp = p.clamp if p.clamp is not None else known.clamp
+            return Bound(
+                site,
+                param=p.name,
+                clamp=clamp,
+                default_none=known.default_none,
+                param_site=known.site,
+            )
+        if isinstance(expr, (cst.Name, cst.Attribute)):
+            # a named setting we cannot evaluate (``MAX_ROWS`` from config): treat as enforced
+            return Bound(site, fixed=-1)
+        return None
+
+    # -- calls --------------------------------------------------------------------------------
+    def call(self, node: cst.Call) -> Flow:
+        func = node.func
+        qn = self.mod.imports.qualify(func)
+        dn = dotted_name(func)
+        method = func.attr.value if isinstance(func, cst.Attribute) else None
+        site = self.a.site(self.mod, node)
+        # configured sources and bounds come first (user knowledge wins)
+        cfg = getattr(self.a, "settings", None)
+        if cfg is not None and qn is not None:
+            if qn in cfg.extra_sources:
+                self._args_flow(node)
+                return frozenset({Src(cfg.extra_sources[qn], site, f"{qn}()")})
+            if qn in cfg.extra_bounds:
+                flow = self._args_flow(node)
+                return apply_bound(flow, Bound(site, fixed=-1))
+
+        recv = self.expr(func.value) if isinstance(func, cst.Attribute) else EMPTY
+        name = (qn or dn or "").split(".")[-1]
+
+        # tokenlint.runtime fitters: pre-estimated and continued
+        if name in cat.RUNTIME_FITTERS and (qn or "").startswith("tokenlint.runtime") or (
+            name in cat.RUNTIME_FITTERS and qn is None and dn in cat.RUNTIME_FITTERS
+        ):
+            flow = self._args_flow(node)
+            self.summary.runtime_fit = True
+            return apply_bound(flow, Bound(site, fixed=None, tokens=True))
+
+        if qn in cat.SOURCE_FUNCTIONS:
+            code, what = cat.SOURCE_FUNCTIONS[qn]
+            args = self._args_flow(node)
+            bound = None
+            if code == "TL101":
+                bound = self.sql_bound(node.args[0].value if node.args else None, args, site)
+                if bound == "aggregate":
+                    return EMPTY
+            return frozenset({Src(code, site, what, bound)})
+        if qn in cat.HANDLE_FUNCTIONS or (qn is None and dn in ("open",)):
+            kind = cat.HANDLE_FUNCTIONS.get(qn or "open", "file")
+            self._args_flow(node)
+            capture = True
+            if kind == "process" and qn == "subprocess.run":
+                capture = any(
+                    a.keyword is not None and a.keyword.value in ("capture_output", "stdout") for a in node.args
+                )
+            return frozenset({Marker(kind, site, capture=capture)})
+
+        if name == "len" and qn in (None, "len"):
+            return measure_of(self._args_flow(node))
+        if cat.TOKEN_COUNTER.search(name or ""):
+            return measure_of(self._args_flow(node), tokens=True)
+        if method == "encode" and re.search(r"(enc|token)", (dotted_name(func.value) or ""), re.I):
+            return measure_of(self._args_flow(node), tokens=True)
+        if qn in (None, "min") and dn == "min":
+            return self.min_call(node)
+        if dn in cat.SCALAR_BUILTINS and qn is None:
+            return scalar_of(self._args_flow(node))
+        if qn in ("itertools.islice",) and node.args:
+            flow = self.expr(node.args[0].value)
+            stop = node.args[-1].value if len(node.args) >= 2 else None
+            bound = self.bound_from(stop, node) if stop is not None else None
+            return apply_bound(flow, bound) if bound else flow
+
+        if method is not None:
+            out = self.method_call(node, method, recv, site, dn)
+            if out is not None:
+                return out
+
+        # helpers of this module / the run
+        helper = self.resolve_helper(func)
+        if helper is not None:
+            return self.call_helper(node, *helper)
+
+        # unknown call: its result is made of its receiver and arguments (str(), json.dumps(),
+        # text.strip(), pydantic models...); a file handle passed to a loader is a whole read
+        args = self._args_flow(node)
+        if markers(args, "file") and method is None:
+            return frozenset({Src("TL102", site, f"{dn or 'a loader'}() of a whole file")})
+        flow = union(recv, args)
+        return frozenset(t for t in flow if not isinstance(t, Marker))
+
+    def _args_flow(self, node: cst.Call) -> Flow:
+        return union(*(self.expr(a.value) for a in node.args))
+
+    def mapping_param(self, key: str, default: cst.BaseExpression | None, node, required=False) -> Flow:
+        default_none = default is None and not required or (isinstance(default, cst.Name) and default.value == "None")
+        clamp = None
+        p = Param(key, self.a.site(self.mod, node), default_none=default_none, has_default=default is not None, clamp=clamp)
+        self.param_defaults.setdefault(key, p)
+        if default_none or (isinstance(default, cst.Name) and default.value in ("False",)) or (
+            isinstance(default, cst.Integer) and default.value == "0"
+        ):
+            self.disabled_params.add(key)
+        return frozenset({p})
+
+    def min_call(self, node: cst.Call) -> Flow:
+        flows = [self.expr(a.value) for a in node.args]
+        consts = [self.const_int(a.value) for a in node.args]
+        known = [c for c in consts if c is not None]
+        out = union(*flows)
+        if known and params(out):
+            cap = min(known)
+            out = frozenset(Param(t.name, t.site, t.default_none, t.has_default, cap) if isinstance(t, Param) else t for t in out)
+        return out
+
+    def method_call(self, node: cst.Call, method: str, recv: Flow, site: Site, dn: str | None) -> Flow | None:
+        args = node.args
+        recv_name = dotted_name(node.func.value) if isinstance(node.func, cst.Attribute) else None
+
+        if self.args_style == "mapping" and method == "get" and args and _is_arguments_name(recv_name):
+            key = _string_lit(args[0].value)
+            if key is not None:
+                default = args[1].value if len(args) > 1 else None
+                return self.mapping_param(key, default, node)
+
+        if method in ("read_text", "read_bytes"):
+            return frozenset({Src("TL102", site, f".{method}()")})
+        if method in ("iterdir", "rglob") or (method in ("glob", "walk") and not markers(recv)):
+            self._args_flow(node)
+            return frozenset({Src("TL103", site, f".{method}()")})
+        if method == "readlines":
+            code = "TL104" if markers(recv, "process") else "TL102"
+            return frozenset({Src(code, site, ".readlines()")})
+        if method == "read":
+            kinds = {m.kind for m in markers(recv)}
+            if kinds & {"file", "http_response", "process"} or not recv:
+                code = "TL105" if "http_response" in kinds else "TL104" if "process" in kinds else "TL102"
+                if not kinds and not _file_like(recv_name):
+                    return None
+                bound = self.bound_from(args[0].value, node) if args else None
+                if bound is not None and bound.fixed == -1 and isinstance(args[0].value, cst.UnaryOperation):
+                    bound = None
+                src = Src(code, site, ".read()")
+                return frozenset({src.with_bound(bound) if bound else src})
+        if method == "communicate":
+            return frozenset({Src("TL104", site, ".communicate()")})
+        if method in ("json",) and not args:
+            return frozenset({Src("TL105", site, "HTTP response .json()")})
+        if method in ("text",) and markers(recv, "http_response"):
+            return frozenset({Src("TL105", site, "HTTP response .text()")})
+        if method in ("iter_lines", "iter_content", "aiter_lines", "aiter_bytes", "iter_text"):
+            return frozenset({Marker("line_iter", site)})
+        if method in cat.HTTP_METHODS and (markers(recv, "http_client") or _client_like(recv_name)):
+            self._args_flow(node)
+            return frozenset({Marker("http_response", site)})
+        if method == "fetchall":
+            bound = None
+            curs = markers(recv, "cursor")
+            if curs:
+                bound = curs[0].sql_bound
+            elif recv_name in self.sql_of:
+                bound = self.sql_of[recv_name]
+            if bound == "aggregate":
+                return EMPTY
+            return frozenset({Src("TL101", site, ".fetchall()", bound)})
+        if method == "fetchmany":
+            bound = self.bound_from(args[0].value, node) if args else Bound(site, fixed=1)
+            return frozenset({Src("TL101", site, ".fetchmany()", bound)})
+        if method in ("execute", "exec_driver_sql", "executescript") and args:
+            sql_node = args[0].value
+            argflow = self._args_flow(node)
+            bound = self.sql_bound(sql_node, argflow, site)
+            if recv_name:
+                self.sql_of[recv_name] = bound
+            if bound == "aggregate":
+                return EMPTY
+            return frozenset({Marker("cursor", site, bound)})
+        if method in ("fetch",) and args:
+            text = self.string_value(args[0].value)
+            if text is not None and cat.looks_like_sql(text):
+                argflow = self._args_flow(node)
+                bound = self.sql_bound(args[0].value, argflow, site)
+                if bound == "aggregate":
+                    return EMPTY
+                return frozenset({Src("TL101", site, ".fetch()", bound)})
+        if method == "cursor":
+            return frozenset({Marker("cursor", site)})
+        if method in ("query", "scalars", "select", "filter", "filter_by", "where", "order_by", "join", "options", "objects", "distinct"):
+            inner = self._args_flow(node)
+            base_q = markers(recv, "query")
+            bound = base_q[0].sql_bound if base_q else None
+            return union(frozenset({Marker("query", site, bound)}), scalar_of(inner))
+        if method in ("find", "aggregate") and (not args or isinstance(args[0].value, (cst.Dict, cst.List))):
+            self._args_flow(node)
+            return frozenset({Marker("query", site)})
+        if method == "limit" and args:
+            b = self.bound_from(args[0].value, node)
+            qs = markers(recv, "query")
+            if qs:
+                return frozenset({Marker("query", site, b)})
+            return apply_bound(recv, b) if b else recv
+        if method in ("all", "to_list") and markers(recv, "query", "cursor"):
+            q = markers(recv, "query", "cursor")[0]
+            bound = q.sql_bound
+            if method == "to_list":
+                length = _kwarg(node, "length") or (args[0].value if args else None)
+                if length is not None and not (isinstance(length, cst.Name) and length.value == "None"):
+                    bound = self.bound_from(length, node)
+            return frozenset({Src("TL101", site, f".{method}()", bound)})
+        if method in ("paginate", "get_paginator", "iterate_pages", "iter_pages", "auto_paging_iter"):
+            self._args_flow(node)
+            return frozenset({Marker("paginator", site)})
+        if method in ("head", "tail", "nlargest", "nsmallest") and args and sources(recv):
+            b = self.bound_from(args[0].value, node)
+            return apply_bound(recv, b) if b else recv
+        if method in cat.SCALAR_METHODS:
+            self._args_flow(node)
+            return scalar_of(recv)
+        if method == "join":
+            return union(self._args_flow(node), EMPTY)
+        return None
+
+    def sql_bound(self, sql_node, argflow: Flow, site: Site):
+        """The bound a query's text puts on its rows: ``LIMIT 50`` fixed, ``LIMIT ?`` bound to a
+        limit-like parameter, ``"aggregate"`` for a lone ``COUNT(*)``, None when unbounded."""
+        text = self.string_value(sql_node) if sql_node is not None else None
+        if text is None:
+            return None
+        if cat.SQL_AGGREGATE_ONLY.search(text):
+            return "aggregate"
+        m = cat.SQL_LIMIT_FIXED.search(text)
+        if m:
+            return Bound(site, fixed=int(m.group(2)))
+        m = cat.SQL_LIMIT_PARAM.search(text)
+        if m:
+            ps = [p for p in params(union(argflow, self._fstring_params(sql_node))) if cat.LIMIT_PARAM.search(p.name)]
+            if ps:
+                p = ps[0]
+                known = self.param_defaults.get(p.name, p)
+                clamp = p.clamp if p.clamp is not None else known.clamp
+                return Bound(site, param=p.name, clamp=clamp, default_none=known.default_none, param_site=known.site)
+            return Bound(site, fixed=-1)
+        return None
+
+    def _fstring_params(self, node) -> Flow:
+        if isinstance(node, cst.Name) and node.value in self.env:
+            return self.env[node.value]
+        return self.expr(node) if isinstance(node, cst.FormattedString) else EMPTY
+
+    # -- helpers ------------------------------------------------------------------------------
+    def resolve_helper(self, func: cst.BaseExpression):
+        mod = self.mod
+        if isinstance(func, cst.Name):
+            fn = mod.functions.get(func.value)
+            if fn is not None:
+                return mod, fn
+            qn = mod.imports.qualify(func)
+            if qn:
+                hit = self.a.project.find_function(qn)
+                if hit:
+                    return hit
+            return None
+        if isinstance(func, cst.Attribute):
+            base = dotted_name(func.value)
+            if base in ("self", "cls") and self.class_name:
+                fn = mod.functions.get(f"{self.class_name}.{func.attr.value}")
+                if fn is not None:
+                    return mod, fn
+            qn = mod.imports.qualify(func)
+            if qn:
+                hit = self.a.project.find_function(qn)
+                if hit:
+                    return hit
+        return None
+
+    def call_helper(self, node: cst.Call, module, fn: cst.FunctionDef) -> Flow:
+        summary = self.a.helper_summary(module, fn, self.depth)
+        arg_flows = self._bind_args(node, fn)
+        if summary is None:
+            return union(*arg_flows.values())
+        self.summary.checks.extend(summary.checks)
+        self.summary.runtime_fit |= summary.runtime_fit
+        out: set = set()
+        for t in summary.returned():
+            if isinstance(t, Param) and t.site is None:
+                out |= arg_flows.get(t.name, EMPTY)
+            elif isinstance(t, Src) and t.bound is not None and t.bound.param and t.bound.param_site is None:
+                out.add(self._rebind(t, arg_flows.get(t.bound.param, EMPTY)))
+            else:
+                out.add(t)
+        return frozenset(out)
+
+    def _rebind(self, src: Src, arg: Flow) -> Src:
+        ps = params(arg)
+        b = src.bound
+        if ps:
+            p = ps[0]
+            known = self.param_defaults.get(p.name, p)
+            clamp = p.clamp if p.clamp is not None else known.clamp
+            return Src(src.code, src.site, src.what, Bound(b.site, param=p.name, clamp=clamp, default_none=known.default_none, param_site=known.site))
+        return Src(src.code, src.site, src.what, Bound(b.site, fixed=-1))
+
+    def _bind_args(self, node: cst.Call, fn: cst.FunctionDef) -> dict[str, Flow]:
+        names = [p.name.value for p in [*fn.params.posonly_params, *fn.params.params] if p.name.value not in ("self", "cls")]
+        kw_names = {p.name.value for p in fn.params.kwonly_params} | set(names)
+        out: dict[str, Flow] = {}
+        pos = 0
+        for a in node.args:
+            flow = self.expr(a.value)
+            if a.keyword is not None and a.keyword.value in kw_names:
+                out[a.keyword.value] = flow
+            elif a.keyword is None and a.star == "" and pos < len(names):
+                out[names[pos]] = flow
+                pos += 1
+            else:
+                for n in names[pos:]:
+                    out[n] = union(out.get(n, EMPTY), flow)
+        return out
+
+    # -- constants ---------------------------------------------------------------------------
+    def const_int(self, node: cst.BaseExpression | None, depth: int = 0) -> int | None:
+        if node is None or depth > 4:
+            return None
+        if isinstance(node, cst.Integer):
+            try:
+                return int(node.value.replace("_", ""), 0)
+            except ValueError:
+                return None
+        if isinstance(node, cst.BinaryOperation):
+            l, r = self.const_int(node.left, depth + 1), self.const_int(node.right, depth + 1)
+            if l is None or r is None:
+                return None
+            op = node.operator
+            if isinstance(op, cst.Multiply):
+                return l * r
+            if isinstance(op, cst.Add):
+                return l + r
+            if isinstance(op, cst.Subtract):
+                return l - r
+            if isinstance(op, (cst.FloorDivide, cst.Divide)) and r:
+                return l // r
+            if isinstance(op, cst.Power):
+                return l**r if r < 64 else None
+            return None
+        if isinstance(node, (cst.Name, cst.Attribute)):
+            dn = dotted_name(node)
+            value = _module_constant(self.mod, dn.split(".")[-1]) if dn else None
+            if value is not None:
+                return self.const_int(value, depth + 1)
+        return None
+
+    def string_value(self, node: cst.BaseExpression | None) -> str | None:
+        """The text of a string expression (f-string holes kept as ``{expr}``), following locals
+        and module constants; None when it is not a string we can see."""
+        if node is None:
+            return None
+        if isinstance(node, cst.SimpleString):
+            v = node.evaluated_value
+            return v if isinstance(v, str) else None
+        if isinstance(node, cst.ConcatenatedString):
+            left, right = self.string_value(node.left), self.string_value(node.right)
+            if left is None or right is None:
+                return None
+            return left + right
+        if isinstance(node, cst.FormattedString):
+            parts = []
+            for p in node.parts:
+                if isinstance(p, cst.FormattedStringText):
+                    parts.append(p.value)
+                else:
+                    parts.append("{" + (dotted_name(p.expression) or "expr") + "}")
+            return "".join(parts)
+        if isinstance(node, cst.Name):
+            if node.value in self.strings:
+                return self.strings[node.value]
+            value = _module_constant(self.mod, node.value)
+            if value is not None and value is not node:
+                return self.string_value(value)
+        if isinstance(node, cst.Call):
+            # text("SELECT ..."), sql.SQL("..."), "...".format(...)
+            if isinstance(node.func, cst.Attribute) and node.func.attr.value == "format":
+                return self.string_value(node.func.value)
+            if node.args:
+                return self.string_value(node.args[0].value)
+        if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, (cst.Add, cst.Modulo)):
+            left = self.string_value(node.left)
+            right = self.string_value(node.right) if isinstance(node.operator, cst.Add) else ""
+            if left is not None:
+                return left + (right or "")
+        return None
+
+    def _clamp_statement(self, node: cst.If) -> None:
+        """``if limit > 100: limit = 100`` / ``raise`` enforces a maximum on ``limit``."""
+        for comp in _comparisons(node.test):
+            if len(comp.comparisons) != 1:
+                continue
+            op = comp.comparisons[0].operator
+            if not isinstance(op, (cst.GreaterThan, cst.GreaterThanEqual)):
+                continue
+            name = dotted_name(comp.left)
+            cap = self.const_int(comp.comparisons[0].comparator)
+            if name is None or cap is None:
+                continue
+            body = _block(node.body)
+            enforces = any(
+                isinstance(s, cst.SimpleStatementLine)
+                and any(
+                    isinstance(x, cst.Raise)
+                    or (isinstance(x, cst.Assign) and any(dotted_name(t.target) == name for t in x.targets))
+                    or isinstance(x, cst.Return)
+                    for x in s.body
+                )
+                for s in body
+            )
+            if enforces and name in self.env:
+                self.env[name] = frozenset(
+                    Param(t.name, t.site, t.default_none, t.has_default, cap) if isinstance(t, Param) else t
+                    for t in self.env[name]
+                )
+                if name in self.param_defaults:
+                    p = self.param_defaults[name]
+                    self.param_defaults[name] = Param(p.name, p.site, p.default_none, p.has_default, cap)
+
+
+# -- module helpers ------------------------------------------------------------------------------
+
+def _join(envs: list[dict], base: dict) -> dict:
+    if len(envs) == 1:
+        return envs[0]
+    keys = set().union(*envs)
+    return {k: union(*(e.get(k, base.get(k, EMPTY)) for e in envs)) for k in keys}
+
+
+def _comparisons(test: cst.BaseExpression):
+    stack = [test]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, cst.Comparison):
+            yield n
+        elif isinstance(n, cst.BooleanOperation):
+            stack.extend([n.left, n.right])
+        elif isinstance(n, cst.UnaryOperation):
+            stack.append(n.expression)
+
+
+def _len_arg(node) -> str | None:
+    if isinstance(node, cst.Call) and dotted_name(node.func) == "len" and node.args:
+        return dotted_name(node.args[0].value)
+    return None
+
+
+def _is_enumerate_index(target, name: str) -> bool:
+    if isinstance(target, cst.Tuple) and target.elements:
+        return dotted_name(target.elements[0].value) == name
+    return False
+
+
+def _string_lit(node) -> str | None:
+    if isinstance(node, cst.SimpleString):
+        v = node.evaluated_value
+        return v if isinstance(v, str) else None
+    return None
+
+
+def _kwarg(call: cst.Call, name: str) -> cst.BaseExpression | None:
+    for a in call.args:
+        if a.keyword is not None and a.keyword.value == name:
+            return a.value
+    return None
+
+
+def _le_of_call(call: cst.Call) -> int | None:
+    for key in ("le", "lt", "max_value", "maximum"):
+        v = _kwarg(call, key)
+        if isinstance(v, cst.Integer):
+            try:
+                return int(v.value.replace("_", ""), 0)
+            except ValueError:
+                return None
+    return None
+
+
+def _le_in_annotation(ann: cst.BaseExpression, interp) -> int | None:
+    stack = [ann]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, cst.Call):
+            v = _le_of_call(n)
+            if v is not None:
+                return v
+            for a in n.args:
+                if a.keyword is not None and a.keyword.value in ("le", "lt"):
+                    c = interp.const_int(a.value)
+                    if c is not None:
+                        return c
+        stack.extend(c for c in n.children if isinstance(c, cst.CSTNode))
+    return None
+
+
+_MODULE_CONST_CACHE: dict[int, dict[str, cst.BaseExpression]] = {}
+
+
+def _module_constant(mod, name: str) -> cst.BaseExpression | None:
+    table = _MODULE_CONST_CACHE.get(id(mod.tree))
+    if table is None:
+        table = {}
+        for stmt in mod.tree.body:
+            if isinstance(stmt, cst.SimpleStatementLine):
+                for small in stmt.body:
+                    if isinstance(small, cst.Assign) and len(small.targets) == 1:
+                        dn = dotted_name(small.targets[0].target)
+                        if dn:
+                            table[dn] = small.value
+                    elif isinstance(small, cst.AnnAssign) and small.value is not None:
+                        dn = dotted_name(small.target)
+                        if dn:
+                            table[dn] = small.value
+            elif isinstance(stmt, cst.ClassDef) and isinstance(stmt.body, cst.IndentedBlock):
+                for inner in stmt.body.body:
+                    if isinstance(inner, cst.SimpleStatementLine):
+                        for small in inner.body:
+                            if isinstance(small, (cst.Assign, cst.AnnAssign)):
+                                tg = small.targets[0].target if isinstance(small, cst.Assign) else small.target
+                                dn = dotted_name(tg)
+                                if dn and small.value is not None:
+                                    table.setdefault(dn, small.value)
+        _MODULE_CONST_CACHE[id(mod.tree)] = table
+    return table.get(name)
+
+
+_RESPONSE_NAME = re.compile(r"(^|[._])(resp|response|res|r|reply|http_response|result_response)$", re.I)
+_CLIENT_NAME = re.compile(r"(client|session|http|api)$", re.I)
+
+
+def _response_like(name: str | None) -> bool:
+    return bool(name and _RESPONSE_NAME.search(name))
+
+
+def _client_like(name: str | None) -> bool:
+    return bool(name and _CLIENT_NAME.search(name.split(".")[-1]) and "db" not in name.lower())
+
+
+def _file_like(name: str | None) -> bool:
+    return bool(name and re.search(r"(^|_)(f|fh|fp|file|handle|stream|reader|infile)$", name.split(".")[-1], re.I))
+
+
+def _is_arguments_name(name: str | None) -> bool:
+    return bool(name and name.split(".")[-1] in ("arguments", "args", "params", "tool_args", "input_args", "kwargs", "arguments_dict", "input", "tool_input"))

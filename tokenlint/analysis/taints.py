@@ -1,0 +1,146 @@
+"""The abstract values of the response analysis.
+
+Each expression of a tool evaluates to a *flow*: a frozenset of taints saying what it may hold.
+
+- ``Src``: data that grows with external data (a query result, a file, a listing, process
+  output, an HTTP body), with the rule code of its kind and the strongest ``Bound`` applied to it
+  on the way (a slice, ``LIMIT``, ``fetchmany(n)``).
+- ``Marker``: a handle that becomes a source when read (an open file, an HTTP response or client,
+  a DB cursor or connection, a subprocess, a paginator).
+- ``Param``: a value the model supplies (a tool parameter or ``arguments["k"]``), with what is
+  known of its default and enforced maximum; used to judge caller-supplied limits.
+- ``Measure``: the size of some sources (``len(text)``, ``count_tokens(rows)``); a comparison of a
+  measure against a budget is a size check. A measure is a number: it never carries the data.
+
+``Site`` wraps a CST node and its module so findings can be positioned later; sites are interned
+per node so the same node always gives the same (hashable) site.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import FrozenSet, Union
+
+import libcst as cst
+
+
+@dataclass(frozen=True, eq=False)
+class Site:
+    """A node in a module (compared by identity)."""
+
+    module: object  # ParsedModule (kept untyped to avoid an import cycle)
+    node: cst.CSTNode
+
+
+@dataclass(frozen=True)
+class Bound:
+    """A cap on a source: ``fixed`` (an int, chars or items), or a ``param`` the model supplies.
+
+    ``clamp`` is the enforced maximum of that parameter when one is known (``min(limit, 100)``,
+    ``Field(le=100)``); ``default_none`` is True when the parameter's default returns everything.
+    ``tokens`` marks a bound enforced against a token budget (the runtime's ``fit_response``).
+    """
+
+    site: Site
+    fixed: int | None = None
+    param: str | None = None
+    clamp: int | None = None
+    default_none: bool = False
+    param_site: Site | None = None
+    tokens: bool = False
+
+    @property
+    def enforced(self) -> bool:
+        return self.fixed is not None or self.clamp is not None or self.tokens
+
+    @property
+    def value(self) -> int | None:
+        return self.fixed if self.fixed is not None else self.clamp
+
+    def rank(self) -> int:
+        """Higher is stronger: enforced > caller limit with a default > caller limit defaulting to all."""
+        if self.enforced:
+            return 3
+        if self.param and not self.default_none:
+            return 2
+        return 1
+
+
+@dataclass(frozen=True)
+class Src:
+    code: str
+    site: Site
+    what: str
+    bound: Bound | None = None
+
+    def with_bound(self, bound: Bound) -> Src:
+        if self.bound is not None and self.bound.rank() >= bound.rank():
+            return self
+        return replace(self, bound=bound)
+
+
+@dataclass(frozen=True)
+class Marker:
+    kind: str  # file, http_response, http_client, cursor, db, process, paginator, line_iter, query
+    site: Site
+    sql_bound: Bound | None = None
+    capture: bool = True
+
+
+@dataclass(frozen=True)
+class Param:
+    name: str
+    site: Site | None
+    default_none: bool = False
+    has_default: bool = False
+    clamp: int | None = None
+
+
+@dataclass(frozen=True)
+class Measure:
+    sites: FrozenSet[Site]
+    tokens: bool = False
+
+
+Taint = Union[Src, Marker, Param, Measure]
+Flow = FrozenSet[Taint]
+EMPTY: Flow = frozenset()
+
+
+def union(*flows: Flow) -> Flow:
+    out: set = set()
+    for f in flows:
+        out |= f
+    return frozenset(out)
+
+
+def sources(flow: Flow) -> list[Src]:
+    return [t for t in flow if isinstance(t, Src)]
+
+
+def params(flow: Flow) -> list[Param]:
+    return [t for t in flow if isinstance(t, Param)]
+
+
+def markers(flow: Flow, *kinds: str) -> list[Marker]:
+    return [t for t in flow if isinstance(t, Marker) and (not kinds or t.kind in kinds)]
+
+
+def apply_bound(flow: Flow, bound: Bound) -> Flow:
+    """Cap every source in ``flow``; markers and params pass unchanged."""
+    return frozenset(t.with_bound(bound) if isinstance(t, Src) else t for t in flow)
+
+
+def measure_of(flow: Flow, tokens: bool = False) -> Flow:
+    """``len(x)``: a number that remembers which sources it measured; params pass through."""
+    srcs = frozenset(t.site for t in flow if isinstance(t, Src))
+    srcs |= frozenset(s for t in flow if isinstance(t, Measure) for s in t.sites)
+    out: set = {t for t in flow if isinstance(t, Param)}
+    if srcs:
+        out.add(Measure(srcs, tokens))
+    return frozenset(out)
+
+
+def scalar_of(flow: Flow) -> Flow:
+    """``int(x)``, ``bool(x)``: a scalar; keeps params and measures, drops data."""
+    return frozenset(t for t in flow if isinstance(t, (Param, Measure)))

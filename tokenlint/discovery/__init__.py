@@ -1,0 +1,75 @@
+"""Tool discovery: every MCP tool a client can call, with the name the client sees.
+
+Two families (one module each):
+
+- ``fastmcp``: decorator and registration APIs of ``mcp.server.fastmcp.FastMCP`` (mcp 1.x),
+  ``mcp.server.mcpserver.MCPServer`` (mcp 2.x) and standalone ``fastmcp.FastMCP``, including
+  ``mount``/``import_server`` prefixes.
+- ``lowlevel``: ``mcp.server.lowlevel.Server`` with one ``call_tool`` handler whose branches on the
+  tool name are the tools (``if``/``elif``, ``match``, enum members, a dict or list of handlers).
+
+Names are resolved through the module's import table (``tokenlint.imports``), never by spelling:
+a home-made ``FastMCP`` class is not an MCP server.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Sequence
+
+import libcst as cst
+
+from tokenlint.project import ParsedModule
+
+#: Qualified class names → framework label used in reports.
+SERVER_CLASSES: dict[str, str] = {
+    "mcp.server.fastmcp.FastMCP": "mcp-fastmcp",
+    "mcp.server.fastmcp.server.FastMCP": "mcp-fastmcp",
+    "mcp.server.FastMCP": "mcp-fastmcp",
+    "mcp.server.mcpserver.MCPServer": "mcp-mcpserver",
+    "mcp.server.mcpserver.server.MCPServer": "mcp-mcpserver",
+    "mcp.server.MCPServer": "mcp-mcpserver",
+    "mcp.MCPServer": "mcp-mcpserver",
+    "fastmcp.FastMCP": "fastmcp",
+    "fastmcp.server.FastMCP": "fastmcp",
+    "fastmcp.server.server.FastMCP": "fastmcp",
+    "mcp.server.lowlevel.Server": "mcp-lowlevel",
+    "mcp.server.lowlevel.server.Server": "mcp-lowlevel",
+    "mcp.server.Server": "mcp-lowlevel",
+}
+
+#: Framework label for a server object whose class cannot be resolved (a ``register(mcp)``
+#: function parameter without annotation, in a module that imports an MCP SDK).
+UNRESOLVED_FRAMEWORK = "fastmcp-compatible"
+
+
+@dataclass(eq=False)
+class ToolDef:
+    """One discovered tool.
+
+    ``func`` is the function holding the tool's code (for a dispatch branch: the handler);
+    ``body`` the statements that produce its response (the function body, or the branch's
+    statements); ``anchor`` the node whose line is the tool's line; ``suppress_lines_nodes``
+    the nodes whose lines may carry a whole-tool suppression (def, decorators, branch).
+    ``args_style`` says how the model's arguments arrive: ``"signature"`` (FastMCP parameters)
+    or ``"mapping"`` (low-level ``arguments`` dict).
+    """
+
+    name: str
+    function: str
+    framework: str
+    module: ParsedModule
+    func: cst.FunctionDef
+    body: Sequence[cst.BaseStatement]
+    anchor: cst.CSTNode
+    server_id: str | None
+    args_style: str = "signature"
+    suppress_nodes: list[cst.CSTNode] = field(default_factory=list)
+    decorator: cst.CSTNode | None = None
+    class_name: str | None = None
+
+
+def function_body(fn: cst.FunctionDef) -> Sequence[cst.BaseStatement]:
+    if isinstance(fn.body, cst.IndentedBlock):
+        return fn.body.body
+    return [fn.body]  # type: ignore[list-item]

@@ -1,0 +1,184 @@
+"""FastMCP-style tool registration (mcp 1.x FastMCP, mcp 2.x MCPServer, standalone fastmcp).
+
+Forms recognised (``x`` any expression denoting a server object, see ``servers.py``):
+``@x.tool``, ``@x.tool()``, ``@x.tool("name")``, ``@x.tool(name="name")``, ``x.add_tool(fn,
+name=...)``, ``x.add_tool(Tool.from_function(fn, name=...))``, ``x.tool(fn)``, and the call form
+``x.tool(name=...)(fn)`` where ``fn`` may be a bound method (``self.search``, ``repo.search``).
+"""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+import libcst as cst
+
+from tokenlint.discovery import ToolDef, function_body
+from tokenlint.discovery.servers import ServerRegistry, _string
+from tokenlint.imports import dotted_name
+from tokenlint.project import ParsedModule, Project
+
+
+def walk_with_class(root: cst.CSTNode) -> Iterator[tuple[cst.CSTNode, str | None]]:
+    """Every node with the name of the innermost enclosing class (None outside classes)."""
+    stack: list[tuple[cst.CSTNode, str | None]] = [(root, None)]
+    while stack:
+        node, cls = stack.pop()
+        yield node, cls
+        inner = node.name.value if isinstance(node, cst.ClassDef) else cls
+        stack.extend((child, inner) for child in reversed(node.children))
+
+
+def _tool_name_args(call: cst.Call | None) -> str | None:
+    if call is None:
+        return None
+    for arg in call.args:
+        if arg.keyword is not None and arg.keyword.value == "name":
+            return _string(arg.value)
+    for arg in call.args:
+        if arg.keyword is None:
+            return _string(arg.value)
+    return None
+
+
+def find_fastmcp_tools(mod: ParsedModule, project: Project, servers: ServerRegistry) -> list[ToolDef]:
+    """All FastMCP-style tools registered in ``mod`` (on servers of any module of the run)."""
+    tools: list[ToolDef] = []
+    registered: set[int] = set()
+    for node, cls in walk_with_class(mod.tree):
+        if isinstance(node, cst.FunctionDef):
+            for dec in node.decorators:
+                expr = dec.decorator
+                call = expr if isinstance(expr, cst.Call) else None
+                target = call.func if call is not None else expr
+                if not (isinstance(target, cst.Attribute) and target.attr.value == "tool"):
+                    continue
+                server = servers.server_of(mod, target.value, project)
+                if server is None:
+                    continue
+                name = _tool_name_args(call) or node.name.value
+                tools.append(_make(mod, servers, node, server, name, cls, dec))
+                registered.add(id(node))
+                break
+        elif isinstance(node, cst.Call):
+            tool = _call_registration(mod, project, servers, node, cls)
+            if tool is not None and id(tool.func) not in registered:
+                registered.add(id(tool.func))
+                tools.append(tool)
+    return tools
+
+
+def _call_registration(
+    mod: ParsedModule, project: Project, servers: ServerRegistry, call: cst.Call, cls: str | None
+) -> ToolDef | None:
+    func = call.func
+    # x.tool(name=...)(fn)
+    if (
+        isinstance(func, cst.Call)
+        and isinstance(func.func, cst.Attribute)
+        and func.func.attr.value == "tool"
+        and call.args
+    ):
+        server = servers.server_of(mod, func.func.value, project)
+        if server is None:
+            return None
+        target = _resolve_callable(mod, project, call.args[0].value, cls)
+        if target is None:
+            return None
+        tmod, fn, fcls = target
+        name = _tool_name_args(func) or fn.name.value
+        return _make(tmod, servers, fn, server, name, fcls, call)
+    if not isinstance(func, cst.Attribute) or func.attr.value not in ("add_tool", "tool"):
+        return None
+    if not call.args or call.args[0].keyword is not None:
+        return None
+    server = servers.server_of(mod, func.value, project)
+    if server is None:
+        return None
+    first = call.args[0].value
+    name = None
+    for arg in call.args[1:]:
+        if arg.keyword is not None and arg.keyword.value == "name":
+            name = _string(arg.value)
+    # x.add_tool(Tool.from_function(fn, name=...))
+    if isinstance(first, cst.Call) and isinstance(first.func, cst.Attribute) and first.func.attr.value == "from_function":
+        if not first.args:
+            return None
+        for arg in first.args[1:]:
+            if arg.keyword is not None and arg.keyword.value == "name":
+                name = _string(arg.value)
+        first = first.args[0].value
+    if isinstance(first, (cst.SimpleString, cst.ConcatenatedString)):
+        return None
+    target = _resolve_callable(mod, project, first, cls)
+    if target is None:
+        return None
+    tmod, fn, fcls = target
+    return _make(tmod, servers, fn, server, name or fn.name.value, fcls, call)
+
+
+def _resolve_callable(
+    mod: ParsedModule, project: Project, node: cst.BaseExpression, cls: str | None
+) -> tuple[ParsedModule, cst.FunctionDef, str | None] | None:
+    """The def behind ``fn``, ``self.method``, ``obj.method`` or an imported function."""
+    if isinstance(node, cst.Name):
+        fn = mod.functions.get(node.value)
+        if fn is not None:
+            return mod, fn, None
+        nested = _find_nested_def(mod.tree, node.value)
+        if nested is not None:
+            return mod, nested, None
+        qn = mod.imports.qualify(node)
+        if qn:
+            hit = project.find_function(qn)
+            if hit:
+                return hit[0], hit[1], None
+        return None
+    if isinstance(node, cst.Attribute):
+        meth = node.attr.value
+        base = node.value
+        if isinstance(base, cst.Name) and base.value in ("self", "cls") and cls:
+            fn = mod.functions.get(f"{cls}.{meth}")
+            if fn is not None:
+                return mod, fn, cls
+        # obj.method where exactly one class of the module defines ``method``
+        owners = [k for k in mod.functions if k.endswith(f".{meth}")]
+        if len(owners) == 1:
+            return mod, mod.functions[owners[0]], owners[0].split(".")[0]
+        qn = mod.imports.qualify(node)
+        if qn:
+            hit = project.find_function(qn)
+            if hit:
+                return hit[0], hit[1], None
+    return None
+
+
+def _find_nested_def(tree: cst.Module, name: str) -> cst.FunctionDef | None:
+    for node, _ in walk_with_class(tree):
+        if isinstance(node, cst.FunctionDef) and node.name.value == name:
+            return node
+    return None
+
+
+def _make(
+    mod: ParsedModule,
+    servers: ServerRegistry,
+    fn: cst.FunctionDef,
+    server: tuple[str, str],
+    name: str,
+    cls: str | None,
+    registration: cst.CSTNode,
+) -> ToolDef:
+    server_id, framework = server
+    return ToolDef(
+        name=servers.prefixed(server_id, name),
+        function=fn.name.value,
+        framework=framework,
+        module=mod,
+        func=fn,
+        body=function_body(fn),
+        anchor=fn,
+        server_id=server_id,
+        suppress_nodes=[fn, *fn.decorators],
+        decorator=registration,
+        class_name=cls,
+    )

@@ -1,0 +1,198 @@
+"""Which expressions denote MCP server objects, across the modules of a run.
+
+A server object is any name bound to a call of a server class (``mcp = FastMCP("x")``,
+``self.server = MCPServer(...)``, ``app: FastMCP = ...``), a parameter annotated with a server
+class (``def register(mcp: FastMCP)``), or a name imported from another module of the run where
+it is such an object (``from .server import mcp``). Subclasses of server classes defined in the run
+count as server classes. ``mount``/``import_server`` calls record the prefix a sub-server's tools
+get on the parent.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import libcst as cst
+
+from tokenlint.discovery import SERVER_CLASSES, UNRESOLVED_FRAMEWORK
+from tokenlint.imports import dotted_name
+from tokenlint.project import ParsedModule, Project
+
+
+@dataclass
+class ServerRegistry:
+    """Project-wide tables: server objects by qualified name, and mount prefixes.
+
+    ``objects`` maps ``module.dotted`` (e.g. ``pkg.server.mcp``, ``pkg.app.App.self.mcp``
+    collapsed to ``pkg.app.self.mcp``) to a framework label; ``non_servers`` holds names known to
+    be bound to something else (so ``app = MyLocalThing()`` never passes as a server);
+    ``mounts`` maps a sub-server id to the prefix its tools get.
+    """
+
+    objects: dict[str, str] = field(default_factory=dict)
+    classes: dict[str, str] = field(default_factory=lambda: dict(SERVER_CLASSES))
+    non_servers: set[str] = field(default_factory=set)
+    mounts: dict[str, str] = field(default_factory=dict)
+    sdk_modules: set[str] = field(default_factory=set)
+
+    # -- building -----------------------------------------------------------------------------
+    def scan(self, mod: ParsedModule) -> None:
+        """Record the server classes, server objects and non-server names bound in a module."""
+        if any(q.split(".")[0] in ("mcp", "fastmcp") for q in mod.imports.names.values()):
+            self.sdk_modules.add(mod.module_name)
+        for name, cls in mod.classes.items():
+            for base in cls.bases:
+                fw = self.class_framework(mod, base.value)
+                if fw:
+                    self.classes[f"{mod.module_name}.{name}"] = fw
+        for node in _walk(mod.tree):
+            if isinstance(node, (cst.Assign, cst.AnnAssign)):
+                value = node.value
+                targets = (
+                    [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target]
+                )
+                fw = None
+                if isinstance(value, cst.Call):
+                    fw = self.class_framework(mod, value.func)
+                if fw is None and isinstance(node, cst.AnnAssign):
+                    fw = self.class_framework(mod, node.annotation.annotation)
+                for target in targets:
+                    dn = dotted_name(target)
+                    if dn is None:
+                        continue
+                    key = f"{mod.module_name}.{dn}"
+                    if fw:
+                        self.objects[key] = fw
+                    elif value is not None:
+                        self.non_servers.add(key)
+            elif isinstance(node, cst.Param) and node.annotation is not None:
+                fw = self.class_framework(mod, _unwrap_optional(node.annotation.annotation))
+                if fw:
+                    self.objects[f"{mod.module_name}.{node.name.value}"] = fw
+
+    def scan_mounts(self, mod: ParsedModule) -> None:
+        """Record ``parent.mount(sub, namespace=/prefix=)`` and ``import_server`` prefixes."""
+        for node in _walk(mod.tree):
+            if not (isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute)):
+                continue
+            if node.func.attr.value not in ("mount", "import_server"):
+                continue
+            if self.server_of(mod, node.func.value) is None:
+                continue
+            sub = prefix = None
+            positional = [a for a in node.args if a.keyword is None]
+            for arg in node.args:
+                if arg.keyword and arg.keyword.value in ("namespace", "prefix"):
+                    prefix = _string(arg.value)
+                elif arg.keyword and arg.keyword.value in ("server", "app"):
+                    sub = arg.value
+            for arg in positional:
+                s = _string(arg.value)
+                if s is not None and prefix is None:
+                    prefix = s
+                elif sub is None and s is None:
+                    sub = arg.value
+            if sub is None or not prefix:
+                continue
+            found = self.server_of(mod, sub)
+            if found:
+                self.mounts.setdefault(found[0], prefix)
+
+    # -- queries ------------------------------------------------------------------------------
+    def class_framework(self, mod: ParsedModule, node: cst.BaseExpression | None) -> str | None:
+        if node is None:
+            return None
+        qn = mod.imports.qualify(node)
+        if qn and qn in self.classes:
+            return self.classes[qn]
+        dn = dotted_name(node)
+        if dn and f"{mod.module_name}.{dn}" in self.classes:
+            return self.classes[f"{mod.module_name}.{dn}"]
+        return None
+
+    def server_of(
+        self, mod: ParsedModule, node: cst.BaseExpression, project: Project | None = None
+    ) -> tuple[str, str] | None:
+        """(server id, framework) when ``node`` denotes a server object, else None."""
+        dn = dotted_name(node)
+        if dn is None:
+            return None
+        local = f"{mod.module_name}.{dn}"
+        if local in self.objects:
+            return local, self.objects[local]
+        qn = mod.imports.qualify_dotted(dn)
+        if qn is not None:
+            for candidate in self._reexports(qn, project):
+                if candidate in self.objects:
+                    return candidate, self.objects[candidate]
+            if qn in self.classes:
+                return None
+            return None
+        if local in self.non_servers:
+            return None
+        head = dn.split(".")[0]
+        if head in ("self", "cls") and dn.count(".") == 1 and mod.module_name in self.sdk_modules:
+            # ``self.mcp.tool()`` on an attribute assigned from a factory we cannot see
+            return local, UNRESOLVED_FRAMEWORK
+        if "." not in dn and mod.module_name in self.sdk_modules:
+            # a parameter such as ``def register(mcp): @mcp.tool() ...``
+            return local, UNRESOLVED_FRAMEWORK
+        return None
+
+    def _reexports(self, qn: str, project: Project | None):
+        yield qn
+        if project is None:
+            return
+        seen = {qn}
+        for _ in range(3):
+            hit = project.resolve(qn)
+            if hit is None:
+                return
+            mod, name = hit
+            target = mod.imports.qualify_dotted(name)
+            if target is None or target in seen:
+                return
+            seen.add(target)
+            qn = target
+            yield qn
+
+    def prefixed(self, server_id: str | None, name: str) -> str:
+        """The client-visible name of a tool registered on ``server_id`` (mount prefixes applied,
+        innermost first, ``{prefix}_{name}`` as fastmcp composes them)."""
+        seen = set()
+        while server_id in self.mounts and server_id not in seen:
+            seen.add(server_id)
+            name = f"{self.mounts[server_id]}_{name}"
+            server_id = self._parent_of(server_id)
+        return name
+
+    def _parent_of(self, server_id: str) -> str | None:
+        return None
+
+
+def _unwrap_optional(node: cst.BaseExpression) -> cst.BaseExpression:
+    if isinstance(node, cst.BinaryOperation):
+        return node.left
+    if isinstance(node, cst.Subscript) and dotted_name(node.value) in ("Optional", "typing.Optional"):
+        elem = node.slice[0].slice
+        if isinstance(elem, cst.Index):
+            return elem.value
+    return node
+
+
+def _string(node: cst.BaseExpression) -> str | None:
+    if isinstance(node, cst.SimpleString):
+        return node.evaluated_value if isinstance(node.evaluated_value, str) else None
+    if isinstance(node, cst.ConcatenatedString):
+        v = node.evaluated_value
+        return v if isinstance(v, str) else None
+    return None
+
+
+def _walk(root: cst.CSTNode):
+    """Every node below ``root`` (iterative, so deep nesting cannot overflow the stack)."""
+    stack: list[cst.CSTNode] = [root]
+    while stack:
+        node = stack.pop()
+        yield node
+        stack.extend(reversed(node.children))

@@ -1,0 +1,118 @@
+"""Parsed modules of one run and the lookups across them (functions, classes, server objects).
+
+A ``Project`` is built from the files of a run. Files that pass the byte prefilter are parsed up
+front; any other module of the run is parsed on demand, when an analysis follows a helper call
+into it (``from .helpers import load_all`` in a tool module). Every module is parsed at most once.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import libcst as cst
+from libcst.metadata import MetadataWrapper, PositionProvider
+
+from tokenlint.imports import ImportTable, module_name_for
+from tokenlint.sourcefile import SourceError, read_source
+
+
+@dataclass(eq=False)
+class ParsedModule:
+    """One parsed file: its CST, import table and top-level definitions.
+
+    ``display_path`` is the path as the user gave it joined with the file's path below it (the
+    JSON contract's ``path``); ``functions`` maps a function's name to its def, where class methods
+    are stored as ``Class.method``.
+    """
+
+    path: Path
+    display_path: str
+    module_name: str
+    tree: cst.Module
+    imports: ImportTable
+    functions: dict[str, cst.FunctionDef] = field(default_factory=dict)
+    classes: dict[str, cst.ClassDef] = field(default_factory=dict)
+    _positions: dict | None = None
+
+    @classmethod
+    def build(cls, path: Path, display_path: str, tree: cst.Module) -> ParsedModule:
+        name = module_name_for(path)
+        imports = ImportTable(tree, name, is_package=path.name == "__init__.py")
+        mod = cls(path, display_path, name, tree, imports)
+        for stmt in tree.body:
+            if isinstance(stmt, cst.FunctionDef):
+                mod.functions[stmt.name.value] = stmt
+            elif isinstance(stmt, cst.ClassDef):
+                mod.classes[stmt.name.value] = stmt
+                for item in stmt.body.body if isinstance(stmt.body, cst.IndentedBlock) else ():
+                    if isinstance(item, cst.FunctionDef):
+                        mod.functions[f"{stmt.name.value}.{item.name.value}"] = item
+        return mod
+
+    def position(self, node: cst.CSTNode) -> tuple[int, int, int, int]:
+        """(line, column, end_line, end_column) of a node: lines 1-based, columns 1-based.
+
+        Positions are resolved once per module, and only for modules that report something.
+        """
+        if self._positions is None:
+            wrapper = MetadataWrapper(self.tree, unsafe_skip_copy=True)
+            self._positions = wrapper.resolve(PositionProvider)
+        rng = self._positions.get(node)
+        if rng is None:
+            return (1, 1, 1, 1)
+        return (rng.start.line, rng.start.column + 1, rng.end.line, rng.end.column + 1)
+
+    def line_of(self, node: cst.CSTNode) -> int:
+        return self.position(node)[0]
+
+
+class Project:
+    """All modules of a run, by dotted module name, parsed lazily.
+
+    ``module_files`` maps module names to files for every Python file of the run (prefiltered
+    or not); ``parsed`` holds those parsed so far. Parse failures of modules reached only by
+    following a helper are silent here: the file itself gets its TL001 when it is checked.
+    """
+
+    def __init__(self, module_files: dict[str, tuple[Path, str]]) -> None:
+        self.module_files = module_files
+        self.parsed: dict[str, ParsedModule | None] = {}
+
+    def add(self, mod: ParsedModule) -> None:
+        self.parsed[mod.module_name] = mod
+
+    def get(self, module_name: str) -> ParsedModule | None:
+        if module_name in self.parsed:
+            return self.parsed[module_name]
+        entry = self.module_files.get(module_name)
+        mod = None
+        if entry is not None:
+            path, display = entry
+            try:
+                text = read_source(path)
+                mod = ParsedModule.build(path, display, cst.parse_module(text))
+            except (SourceError, cst.ParserSyntaxError, RecursionError, ValueError):
+                mod = None
+        self.parsed[module_name] = mod
+        return mod
+
+    def resolve(self, qualified: str) -> tuple[ParsedModule, str] | None:
+        """Split ``pkg.mod.name`` (or ``pkg.mod.Class.method``) into a parsed module and the
+        name inside it, trying the longest module prefix first."""
+        parts = qualified.split(".")
+        for i in range(len(parts) - 1, 0, -1):
+            modname = ".".join(parts[:i])
+            if modname in self.module_files or modname in self.parsed:
+                mod = self.get(modname)
+                if mod is not None:
+                    return mod, ".".join(parts[i:])
+        return None
+
+    def find_function(self, qualified: str) -> tuple[ParsedModule, cst.FunctionDef] | None:
+        hit = self.resolve(qualified)
+        if hit is None:
+            return None
+        mod, name = hit
+        fn = mod.functions.get(name)
+        return (mod, fn) if fn is not None else None

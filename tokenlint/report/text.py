@@ -1,0 +1,41 @@
+"""The default human format: one line per finding, then a per-tool risk table.
+
+``path:line:col: CODE [*] message`` (1-based columns; ``[*]`` when ``tokenlint fix`` can fix
+it), like ruff's concise output. The summary line goes to stderr (see ``summary``).
+"""
+
+from __future__ import annotations
+
+from tokenlint.model import CheckResult, Risk
+
+
+def render_text(result: CheckResult) -> str:
+    lines = []
+    for f in result.findings:
+        mark = " [*]" if f.fixable else ""
+        lines.append(f"{f.path}:{f.line}:{f.column}: {f.code}{mark} {f.message}")
+    if result.tools:
+        if lines:
+            lines.append("")
+        tools = sorted(result.tools, key=lambda t: (-t.risk, t.path, t.line, t.name))
+        rows = [("RISK", "TOOL", "LOCATION", "FRAMEWORK", "FINDINGS")]
+        rows += [
+            (t.risk.name, t.name, f"{t.path}:{t.line}", t.framework, " ".join(t.findings) or "-")
+            for t in tools
+        ]
+        widths = [max(len(r[i]) for r in rows) for i in range(4)]
+        for r in rows:
+            lines.append("  ".join(c.ljust(widths[i]) for i, c in enumerate(r[:4])) + "  " + r[4])
+    return "\n".join(lines) + ("\n" if lines else "")
+
+
+def summary(result: CheckResult) -> str:
+    """One line for stderr: counts of findings, fixable ones, tools by risk, and files."""
+    n = len(result.findings)
+    fixable = sum(1 for f in result.findings if f.fixable)
+    by_risk = {r: sum(1 for t in result.tools if t.risk is r) for r in Risk}
+    risk_text = ", ".join(f"{by_risk[r]} {r.name}" for r in sorted(Risk, reverse=True))
+    head = f"Found {n} finding{'s' if n != 1 else ''}" if n else "No findings"
+    fix = f" ({fixable} fixable with `tokenlint fix`)" if fixable else ""
+    return (f"{head}{fix}; {len(result.tools)} tools ({risk_text}); "
+            f"{result.files_checked} files checked, {result.files_parsed} parsed.")

@@ -1,0 +1,70 @@
+"""TL101 unbounded-query-result."""
+
+from __future__ import annotations
+
+from tokenlint.model import Invalid, Valid
+from tokenlint.rules._source import SourceRule
+
+
+class UnboundedQueryResult(SourceRule):
+    """## What it does
+    Finds database results that reach a tool's response whole: `cursor.fetchall()`, ORM
+    `.all()`, a `SELECT` without `LIMIT`, `pandas.read_sql()`, asyncpg `fetch()`, a MongoDB
+    cursor drained with `list()` or `to_list(None)`.
+
+    ## Why is this bad?
+    A table grows after the tool is written. Claude Code warns when a tool result passes 10,000
+    tokens and refuses it above 25,000 (`MAX_MCP_OUTPUT_TOKENS`); below that cap the rows still
+    crowd out the conversation.
+
+    ## Example
+    ```python
+    @mcp.tool()
+    def list_orders(conn) -> list[dict]:
+        return conn.execute("SELECT * FROM orders").fetchall()
+    ```
+
+    Use instead:
+    ```python
+    @mcp.tool()
+    def list_orders(cursor: str | None = None) -> dict:
+        rows = conn.execute("SELECT * FROM orders").fetchall()
+        return fit_response(rows, tool="list_orders", arguments={"cursor": cursor}, cursor=cursor)
+    ```
+
+    ## Fix
+    `tokenlint fix` routes the result through `tokenlint.runtime.fit_response`, which returns
+    it unchanged when it fits the budget and pages it (50→40→30→20→10 records) with a
+    `next_cursor` otherwise. A `LIMIT` with an `offset`/`cursor` parameter is the manual fix.
+
+    ## References
+    - [Claude Code: MCP output limits](https://code.claude.com/docs/en/mcp)
+    """
+
+    code = "TL101"
+    name = "unbounded-query-result"
+    summary = "`fetchall()`, ORM `.all()`, `SELECT` without `LIMIT`, `read_sql` returned whole"
+    noun = "every row of a query"
+    VALID = [
+        Valid(
+            "import sqlite3\n"
+            "from mcp.server.fastmcp import FastMCP\n"
+            "mcp = FastMCP('db')\n"
+            "@mcp.tool()\n"
+            "def count_orders() -> int:\n"
+            "    rows = sqlite3.connect('a.db').execute('SELECT id FROM orders').fetchall()\n"
+            "    return len(rows)\n"
+        ),
+    ]
+    INVALID = [
+        Invalid(
+            "import sqlite3\n"
+            "from mcp.server.fastmcp import FastMCP\n"
+            "mcp = FastMCP('db')\n"
+            "@mcp.tool()\n"
+            "def list_orders() -> list:\n"
+            "    conn = sqlite3.connect('a.db')\n"
+            "    return conn.execute('SELECT * FROM orders').fetchall()\n",
+            ("TL101@7", "TL201@7"),
+        ),
+    ]

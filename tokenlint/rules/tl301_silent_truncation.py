@@ -1,0 +1,87 @@
+"""TL301 silent-truncation."""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+from tokenlint.analysis.facts import FlowKind, ToolFacts
+from tokenlint.model import Finding, Invalid, Risk, Valid
+from tokenlint.rules.base import Rule, RuleContext
+
+
+class SilentTruncation(Rule):
+    """## What it does
+    Reports a cap, slice or size check that cuts a response without telling the model how to get
+    the rest: no `next_cursor`, no `offset`/`page` parameter it can pass, no resource URI.
+
+    ## Why is this bad?
+    The model cannot tell a cut list from a complete one: it answers "there are 50 orders"
+    when there are 5,000. Data is lost silently.
+
+    ## Example
+    ```python
+    @mcp.tool()
+    def list_orders() -> list[dict]:
+        return db.execute("SELECT * FROM orders LIMIT 50").fetchall()
+    ```
+
+    Use instead:
+    ```python
+    @mcp.tool()
+    def list_orders(offset: int = 0) -> dict:
+        rows = db.execute("SELECT * FROM orders LIMIT 50 OFFSET ?", (offset,)).fetchall()
+        return {"orders": rows, "next_offset": offset + 50}
+    ```
+
+    ## Fix
+    `tokenlint fix` adds a continuation (a `cursor` parameter and `next_action`) through
+    `tokenlint.runtime.fit_response`.
+
+    ## References
+    - [MCP specification: pagination](https://modelcontextprotocol.io/specification/2025-06-18/server/utilities/pagination)
+    """
+
+    code = "TL301"
+    name = "silent-truncation"
+    summary = "A fixed cap or slice with no NextAction, cursor or resource URI in the response"
+    fixable = True
+    VALID = [
+        Valid(
+            "from mcp.server.fastmcp import FastMCP\n"
+            "mcp = FastMCP('db')\n"
+            "@mcp.tool()\n"
+            "def orders(offset: int = 0) -> dict:\n"
+            "    rows = db.execute('SELECT * FROM orders LIMIT 50 OFFSET ?', (offset,)).fetchall()\n"
+            "    return {'orders': rows, 'next_offset': offset + 50}\n"
+        ),
+    ]
+    INVALID = [
+        Invalid(
+            "from mcp.server.fastmcp import FastMCP\n"
+            "mcp = FastMCP('db')\n"
+            "@mcp.tool()\n"
+            "def orders() -> list:\n"
+            "    return db.execute('SELECT * FROM orders LIMIT 50').fetchall()\n",
+            ("TL201@5", "TL301@5"),
+        ),
+    ]
+
+    def check(self, facts: ToolFacts, ctx: RuleContext) -> Iterable[Finding]:
+        if facts.continuation:
+            return
+        seen: set = set()
+        for flow in facts.flows:
+            if flow.kind not in (FlowKind.CAPPED, FlowKind.ESTIMATED, FlowKind.HUGE):
+                continue
+            site = flow.bound_site or flow.src.site
+            if site in seen:
+                continue
+            seen.add(site)
+            yield ctx.finding(
+                self,
+                site,
+                f"tool `{facts.tool.name}` cuts its response here but never tells the model how to get "
+                "the rest; add a cursor/offset continuation or a resource URI",
+                facts.tool.name,
+                Risk.MEDIUM,
+            )

@@ -1,0 +1,432 @@
+"""``fit_response``: one call at a tool's return site that keeps its response within a token budget.
+
+Shapes (design.md, "What a rewritten tool returns"):
+
+* within budget and no cursor: ``value`` itself, unchanged (the identical object);
+* over budget, a list of records (or a dict holding one list, e.g. ``{"rows": [...], "count": 3}``):
+  the first page as an envelope::
+
+      {"items": [...whole records...], "total": 200, "page": "items 1-50 of 200",
+       "next_cursor": "<cursor>",
+       "next_action": {"tool": "list_users", "arguments": {<same arguments>, "cursor": "<cursor>"}},
+       "resource_uri": "tokenlint://results/<id>",      # when a result resource is registered
+       "omitted": {"count": 150, "fields": {...}, "value_counts": {...}}}   # first page only
+
+  for a dict holding a list, the dict's other keys are kept and the list is replaced by the page
+  (``"total"``/``"page"`` are only added when the dict does not have them already);
+* over budget, a str: a text page with its footer (``text_pages``);
+* a single record larger than the budget: envelope pages with ``"items": []`` and ``"item_json"``,
+  the next piece of that record's compact JSON (``item_index``, ``item_part`` of ``item_parts``);
+  a non-list value (a dict without a list, a number, ...) larger than the budget likewise with
+  ``"value_json"``;
+* with a cursor: the page the cursor points at, served from the result store (the freshly computed
+  ``value`` is ignored, so a codemod may pass ``None``); the last page has ``next_cursor`` and
+  ``next_action`` null (text: no ``next_action`` line).
+
+What is measured: the page as the model sees it, the text FastMCP renders for a non-str result
+(``json`` with ``indent=2``, see ``estimator.render_json``; structuredContent, compact JSON, is
+smaller). Budgets are in tokens (cl100k; see ``estimator``).
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import secrets
+from typing import Any, Mapping, Sequence
+
+from .cursors import (
+    CURSOR_ARGUMENT,
+    CursorError,
+    fingerprint_arguments,
+    mint_cursor,
+    new_entry_id,
+    peek_entry_id,
+    read_cursor,
+)
+from .estimator import TokenEstimator, render_json
+from .limits import DEFAULT_MAX_RESPONSE_TOKENS, DEFAULT_PAGE_SIZES
+from .reduction import largest_fitting_count
+from .store import ResultStore, StoredResult, default_store
+from .summary import OmittedSummarizer
+from .text_pages import TextPage, format_footer, split_text
+
+__all__ = ["fit_response", "next_action", "MIN_MAX_TOKENS"]
+
+#: Smallest budget ``fit_response`` accepts, in tokens (a footer and a cursor need ~60).
+MIN_MAX_TOKENS = 200
+
+_DEFAULT_ESTIMATOR: TokenEstimator | None = None
+_CURSOR_PLACEHOLDER_CHARS = 58  # len(mint_cursor(...)); see cursors.py
+_RESERVE_TOKENS = 12  # slack for the real cursor vs. the placeholder used while sizing a page
+
+
+def _default_estimator() -> TokenEstimator:
+    global _DEFAULT_ESTIMATOR
+    if _DEFAULT_ESTIMATOR is None:
+        _DEFAULT_ESTIMATOR = TokenEstimator()
+    return _DEFAULT_ESTIMATOR
+
+
+def next_action(tool: str, arguments: Mapping[str, Any] | None, cursor: str) -> dict[str, Any]:
+    """``{"tool": tool, "arguments": {...arguments without cursor..., "cursor": cursor}}``."""
+    args = {k: v for k, v in (arguments or {}).items() if k != CURSOR_ARGUMENT}
+    args[CURSOR_ARGUMENT] = cursor
+    return {"tool": tool, "arguments": _jsonable(args)}
+
+
+def _jsonable(args: dict[str, Any]) -> dict[str, Any]:
+    return json.loads(json.dumps(args, ensure_ascii=False, default=str))
+
+
+def _placeholder_cursor() -> str:
+    # random URL-safe text of a real cursor's length: tokenizes like one
+    return base64.urlsafe_b64encode(secrets.token_bytes(43)).decode()[:_CURSOR_PLACEHOLDER_CHARS]
+
+
+def _find_list_key(value: dict[str, Any]) -> str | None:
+    best, best_len = None, -1
+    for k, v in value.items():
+        if isinstance(v, list) and len(v) > best_len:
+            best, best_len = k, len(v)
+    return best
+
+
+class _Pager:
+    """Builds pages of one stored result for one call (tool, arguments, session)."""
+
+    def __init__(self, entry: StoredResult, *, tool: str, arguments: Mapping[str, Any] | None,
+                 session_id: str | None, store: ResultStore, estimator: TokenEstimator,
+                 max_tokens: int, page_sizes: Sequence[int]) -> None:
+        self.entry = entry
+        self.tool = tool
+        self.arguments = arguments
+        self.session_id = session_id
+        self.store = store
+        self.est = estimator
+        self.max_tokens = max_tokens
+        self.page_sizes = page_sizes
+        self.stored = True
+        self._summarizer: OmittedSummarizer | None = None
+
+    # -- continuation ------------------------------------------------------------------------
+    def cursor(self, offset: int, part: int) -> str | None:
+        if not self.stored:
+            return None
+        expires = self.store.new_expiry()
+        self.store.touch(self.entry.entry_id, expires)
+        return mint_cursor(self.store.secret, entry_id=self.entry.entry_id, offset=offset,
+                           part=part, expires_at=expires, tool=self.tool,
+                           fingerprint=self.entry.fingerprint, session_id=self.session_id)
+
+    def continuation(self, cursor: str | None) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "next_cursor": cursor,
+            "next_action": next_action(self.tool, self.arguments, cursor) if cursor else None,
+        }
+        if self.store.resource_uri_prefix and self.stored:
+            out["resource_uri"] = self.store.resource_uri_prefix + self.entry.entry_id
+        if not self.stored:
+            out["note"] = ("the full result is too large for this server's result store, so the "
+                           "rest cannot be paged: narrow the query")
+        return out
+
+    def fits(self, page: Any) -> bool:
+        return self.est.fits(self.est.render(page), self.max_tokens - _RESERVE_TOKENS)
+
+    # -- records -------------------------------------------------------------------------------
+    def envelope(self, items: list[Any], offset: int, extra: dict[str, Any],
+                 cursor: str | None, omitted: dict[str, Any] | None) -> dict[str, Any]:
+        entry = self.entry
+        total = len(entry.items or [])
+        shown = (f"items {offset + 1}-{offset + len(items)} of {total}" if items
+                 else extra.pop("_page", f"item {offset + 1} of {total}"))
+        cont = self.continuation(cursor)
+        if entry.container is not None:
+            out = dict(entry.container)
+            out[entry.list_key] = items  # type: ignore[index]
+            out.setdefault("total", total)
+            out.setdefault("page", shown)
+        else:
+            out = {"items": items, "total": total, "page": shown}
+        out.update(extra)
+        out.update(cont)
+        if omitted is not None:
+            out["omitted"] = omitted
+        return out
+
+    def record_page(self, offset: int, part: int, first: bool) -> Any:
+        items = self.entry.items or []
+        total = len(items)
+        if part == 0:
+            placeholder = _placeholder_cursor()
+            remaining = total - offset
+            summaries: dict[int, dict[str, Any] | None] = {}
+            use_summary = [first]
+
+            def omitted_for(k: int) -> dict[str, Any] | None:
+                if not use_summary[0] or offset + k >= total:
+                    return None
+                if k not in summaries:
+                    if self._summarizer is None:
+                        self._summarizer = OmittedSummarizer(items[offset:])
+                    summaries[k] = self._summarizer.summary(k)
+                return summaries[k]
+
+            def page_for(k: int, cursor: str | None) -> dict[str, Any]:
+                last = offset + k >= total
+                return self.envelope(items[offset:offset + k], offset, {},
+                                     None if last else cursor, omitted_for(k))
+
+            # cheap lower bound on a page's tokens: fast estimates of the records, summed
+            fast_cum: list[int] = [0]
+
+            def too_big(k: int) -> bool:
+                while len(fast_cum) <= k:
+                    i = offset + len(fast_cum) - 1
+                    fast_cum.append(fast_cum[-1] + self.est.fast_text_tokens(render_json(items[i])))
+                    if fast_cum[-1] > 2 * self.max_tokens:
+                        return True
+                limit = self.max_tokens if self.est.mode == "fast" else 2 * self.max_tokens
+                return fast_cum[k] > limit
+
+            def fits_k(k: int) -> bool:
+                return self.fits(page_for(k, placeholder))
+
+            k = largest_fitting_count(remaining, fits_k, page_sizes=self.page_sizes,
+                                      too_big=too_big)
+            if k == 0 and first:
+                # the summary is a courtesy: drop it before giving up on whole records
+                use_summary[0] = False
+                k = largest_fitting_count(remaining, fits_k, page_sizes=self.page_sizes,
+                                          too_big=too_big)
+            while k > 0:
+                last = offset + k >= total
+                cursor = None if last else self.cursor(offset + k, 0)
+                page = page_for(k, cursor)
+                if self.est.fits(self.est.render(page), self.max_tokens):
+                    return page
+                k -= 1  # the real cursor tokenized worse than the placeholder: shrink
+            # a single record larger than the budget: serve it as text pages of its JSON
+            return self.item_part_page(offset, 1)
+        return self.item_part_page(offset, part)
+
+    def _json_pages(self, key: Any, text: str, make: Any) -> list[TextPage]:
+        pages = self.entry.cache.get(key)
+        if pages is None:
+            placeholder = _placeholder_cursor()
+
+            def count(piece: str) -> int:
+                return self.est.fast_text_tokens(json.dumps(piece, ensure_ascii=False))
+
+            overhead = self.est.count_text_tokens(self.est.render(make("", placeholder)))
+            body_budget = self.max_tokens - _RESERVE_TOKENS - overhead
+            if body_budget < 20:
+                raise ValueError(f"max_tokens={self.max_tokens} leaves no room for a page")
+
+            def fits(body: str) -> bool:
+                return self.fits(make(body, placeholder))
+
+            pages = split_text(text, count_tokens=count, fits=fits,
+                               body_budget_tokens=body_budget, respect_fences=False)
+            self.entry.cache[key] = pages
+        return pages
+
+    def item_part_page(self, offset: int, part: int) -> dict[str, Any]:
+        items = self.entry.items or []
+        total = len(items)
+        text = json.dumps(items[offset], ensure_ascii=False, separators=(",", ":"), default=str)
+
+        def make(body: str, cursor: str | None, k: int = 1, n: int = 1) -> dict[str, Any]:
+            extra = {"_page": f"part {k} of {n} of item {offset + 1} of {total}",
+                     "item_index": offset, "item_part": k, "item_parts": n, "item_json": body}
+            return self.envelope([], offset, extra, cursor, None)
+
+        pages = self._json_pages(("item", offset), text, make)
+        n = len(pages)
+        if part < 1 or part > n:
+            raise CursorError(f"invalid cursor position; call {self.tool} again without cursor",
+                              reason="tampered", tool=self.tool)
+        page = pages[part - 1]
+        if part < n:
+            cursor = self.cursor(offset, part + 1)
+        elif offset + 1 < total:
+            cursor = self.cursor(offset + 1, 0)
+        else:
+            cursor = None
+        return make(page.body(text), cursor, part, n)
+
+    # -- a non-list value too large -------------------------------------------------------------
+    def value_page(self, part: int) -> dict[str, Any]:
+        text = self.entry.text or ""
+
+        def make(body: str, cursor: str | None, k: int = 1, n: int = 1) -> dict[str, Any]:
+            out = {"value_json": body, "page": f"part {k} of {n}"}
+            out.update(self.continuation(cursor))
+            return out
+
+        pages = self._json_pages("value", text, make)
+        n = len(pages)
+        part = max(part, 1)
+        if part > n:
+            raise CursorError(f"invalid cursor position; call {self.tool} again without cursor",
+                              reason="tampered", tool=self.tool)
+        cursor = self.cursor(0, part + 1) if part < n else None
+        return make(pages[part - 1].body(text), cursor, part, n)
+
+    # -- text ----------------------------------------------------------------------------------
+    def text_page(self, index: int) -> str:
+        entry = self.entry
+        text = entry.text or ""
+        if entry.pages is None:
+            placeholder = _placeholder_cursor()
+            worst = format_footer(page=99999, pages=99999, page_tokens=9_999_999,
+                                  total_tokens=99_999_999,
+                                  next_action=next_action(self.tool, self.arguments, placeholder),
+                                  continued_fence="`" * 12 + "x" * 40)
+            reserve = self.est.count_text_tokens(worst) + _RESERVE_TOKENS
+            body_budget = self.max_tokens - reserve
+            if body_budget < 20:
+                raise ValueError(f"max_tokens={self.max_tokens} leaves no room for a text page")
+            entry.pages = split_text(
+                text, count_tokens=self.est.count_text_tokens,
+                fits=lambda body: self.est.fits(body, body_budget),
+                body_budget_tokens=body_budget)
+        pages: list[TextPage] = entry.pages
+        n = len(pages)
+        if index < 0 or index >= n:
+            raise CursorError(f"invalid cursor position; call {self.tool} again without cursor",
+                              reason="tampered", tool=self.tool)
+        page = pages[index]
+        body = page.body(text)
+        cursor = self.cursor(index + 1, 0) if index + 1 < n else None
+        if not entry.total_tokens:
+            entry.total_tokens = self.est.count_text_tokens(text)
+        footer = format_footer(
+            page=index + 1, pages=n, page_tokens=self.est.count_text_tokens(body),
+            total_tokens=entry.total_tokens,
+            next_action=next_action(self.tool, self.arguments, cursor) if cursor else None,
+            continued_fence=page.close and pages[index + 1].reopen if index + 1 < n else None,
+        )
+        return body + footer
+
+
+def _fits_as_is(value: Any, est: TokenEstimator, max_tokens: int) -> bool:
+    """Whether the unchanged value is within budget, cheaply for big collections."""
+    if isinstance(value, str):
+        return est.fits(value, max_tokens)
+    items: list[Any] | None = None
+    rest_tokens = 0
+    if isinstance(value, list):
+        items = value
+        rest_tokens = 2
+    elif isinstance(value, dict):
+        key = _find_list_key(value)
+        if key is not None:
+            items = value[key]
+            rest = {k: v for k, v in value.items() if k != key}
+            rest_tokens = est.fast_text_tokens(render_json(rest)) + 4
+    if items is not None:
+        # sum fast (conservative) estimates; stop as soon as the sum is certainly over budget
+        limit = max_tokens if est.mode == "fast" else 2 * max_tokens
+        total = rest_tokens
+        for it in items:
+            total += est.fast_text_tokens(render_json(it)) + 2
+            if total > limit:
+                return False
+        if total <= max_tokens:
+            return True
+    return est.fits(est.render(value), max_tokens)
+
+
+def fit_response(
+    value: Any,
+    *,
+    tool: str,
+    arguments: Mapping[str, Any] | None,
+    cursor: str | None = None,
+    max_tokens: int = DEFAULT_MAX_RESPONSE_TOKENS,
+    session_id: str | None = None,
+    store: ResultStore | None = None,
+    estimator: TokenEstimator | None = None,
+    page_sizes: Sequence[int] = DEFAULT_PAGE_SIZES,
+) -> Any:
+    """Return ``value`` if it fits ``max_tokens``, else its first page; with ``cursor``, a later page.
+
+    ``value``: a list of records, a dict holding one list, a str, or any JSON-able value.
+    ``tool``: the tool's client-visible name (goes into ``next_action``).
+    ``arguments``: the tool's arguments as called (may include ``cursor``; it is left out of the
+    argument fingerprint and replaced in ``next_action``).
+    ``max_tokens``: budget per response in tokens (default 10,000: Claude Code warns above it,
+    field.md section 2); at least ``MIN_MAX_TOKENS``.
+    ``session_id``: the client session (``session_id_from_context(ctx)``), None without one;
+    cursors and stored results are bound to it.
+    ``store``: the ``ResultStore`` (default: one per process, ``default_store()``).
+    ``estimator``: the ``TokenEstimator`` (default: ``TokenEstimator()``, exact when tiktoken is
+    installed).
+    ``page_sizes``: record counts progressive reduction tries (default 50, 40, 30, 20, 10).
+
+    Returns ``value`` itself, an envelope dict, or a str text page (module docstring).
+    Raises ``CursorError`` (a ValueError; message meant for the model) for an expired, edited,
+    foreign or evicted cursor; ``ValueError`` for a budget below ``MIN_MAX_TOKENS``.
+    """
+    if max_tokens < MIN_MAX_TOKENS:
+        raise ValueError(f"max_tokens must be at least {MIN_MAX_TOKENS} tokens, not {max_tokens}")
+    store = store if store is not None else default_store()
+    est = estimator if estimator is not None else _default_estimator()
+    fingerprint = fingerprint_arguments(arguments)
+    if cursor is None and arguments:
+        cursor = arguments.get(CURSOR_ARGUMENT) or None  # type: ignore[assignment]
+
+    if cursor:
+        entry_id = peek_entry_id(cursor)
+        entry = store.get(entry_id) if entry_id else None
+        binding = (entry.tool, entry.fingerprint, entry.session_id) if entry else None
+        pos = read_cursor(store.secret, cursor, tool=tool, fingerprint=fingerprint,
+                          session_id=session_id, entry_binding=binding, now=store.clock())
+        if entry is None:
+            raise CursorError(
+                f"cursor no longer available: the stored result was dropped to keep the server's "
+                f"memory bounded; call {tool} again without cursor",
+                reason="evicted", tool=tool)
+        pager = _Pager(entry, tool=tool, arguments=arguments, session_id=session_id, store=store,
+                       estimator=est, max_tokens=max_tokens, page_sizes=page_sizes)
+        if entry.kind == "text":
+            return pager.text_page(pos.offset)
+        if entry.kind == "value":
+            return pager.value_page(pos.part)
+        if pos.offset >= len(entry.items or []):
+            raise CursorError(f"invalid cursor position; call {tool} again without cursor",
+                              reason="tampered", tool=tool)
+        return pager.record_page(pos.offset, pos.part, first=False)
+
+    if _fits_as_is(value, est, max_tokens):
+        return value
+
+    entry_id = new_entry_id()
+    common = dict(entry_id=entry_id, tool=tool, fingerprint=fingerprint, session_id=session_id,
+                  expires_at=store.new_expiry())
+    if isinstance(value, str):
+        entry = StoredResult(kind="text", text=value, size_bytes=len(value.encode("utf-8")),
+                             **common)  # type: ignore[arg-type]
+    elif isinstance(value, list) or (isinstance(value, dict) and _find_list_key(value)):
+        if isinstance(value, list):
+            items, container, key = value, None, None
+        else:
+            key = _find_list_key(value)
+            items, container = value[key], {k: v for k, v in value.items()}
+        size = len(render_json(value, indent=None).encode("utf-8"))
+        entry = StoredResult(kind="records", items=list(items), container=container, list_key=key,
+                             size_bytes=size, **common)  # type: ignore[arg-type]
+    else:
+        text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str)
+        entry = StoredResult(kind="value", text=text, size_bytes=len(text.encode("utf-8")),
+                             **common)  # type: ignore[arg-type]
+    pager = _Pager(entry, tool=tool, arguments=arguments, session_id=session_id, store=store,
+                   estimator=est, max_tokens=max_tokens, page_sizes=page_sizes)
+    pager.stored = store.put(entry)
+    if entry.kind == "text":
+        return pager.text_page(0)
+    if entry.kind == "value":
+        return pager.value_page(1)
+    return pager.record_page(0, 0, first=True)

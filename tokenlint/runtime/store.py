@@ -1,0 +1,170 @@
+"""The result store: full results kept between pages, bounded in entries and bytes (LRU + TTL).
+
+``ResultStore`` lives in memory (one server process). It is thread-safe. Bounds:
+
+* ``max_entries`` (default 256) stored results;
+* ``max_bytes`` (default 64 MiB) of their UTF-8 rendered size (the size a client would receive);
+* ``ttl_seconds`` (default 600, design.md's 10 minutes) after the last page was served.
+
+Putting a result evicts expired entries, then least-recently-used ones until both bounds hold; a
+result larger than ``max_bytes`` on its own is not stored (``put`` returns False).
+
+Several server processes can serve one cursor with a shared store: subclass ``ResultStore`` and
+override ``put``/``get``/``touch`` (for example on Redis or a database, pickling ``StoredResult``),
+and give every process the same ``secret`` so their cursors verify everywhere.
+"""
+
+from __future__ import annotations
+
+import secrets
+import threading
+import time
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from typing import Any
+
+from .limits import DEFAULT_CURSOR_TTL_SECONDS
+
+__all__ = ["ResultStore", "StoredResult", "default_store"]
+
+
+@dataclass
+class StoredResult:
+    """One full result kept for paging.
+
+    ``kind`` is ``"records"`` (``items`` holds the list; ``container`` the dict around it, if any,
+    and ``list_key`` its key) or ``"text"`` (``text`` holds the str and ``pages`` its precomputed
+    text pages). ``size_bytes`` is the UTF-8 size of the rendered result. ``tool``, ``fingerprint``
+    and ``session_id`` bind the entry to the call that made it.
+    """
+
+    entry_id: str
+    kind: str
+    tool: str
+    fingerprint: str
+    session_id: str | None
+    size_bytes: int
+    expires_at: float
+    items: list[Any] | None = None
+    container: dict[str, Any] | None = None
+    list_key: str | None = None
+    text: str | None = None
+    pages: list[Any] | None = None
+    total_tokens: int = 0
+    cache: dict[Any, Any] = field(default_factory=dict)  # e.g. text pages of one huge record
+
+
+class ResultStore:
+    """In-memory LRU + TTL store of full results, bounded in entries and in bytes."""
+
+    def __init__(
+        self,
+        *,
+        max_entries: int = 256,
+        max_bytes: int = 64 * 1024 * 1024,
+        ttl_seconds: float = DEFAULT_CURSOR_TTL_SECONDS,
+        secret: bytes | None = None,
+        clock: Any = time.time,
+    ) -> None:
+        if max_entries < 1 or max_bytes < 1 or ttl_seconds <= 0:
+            raise ValueError("max_entries, max_bytes and ttl_seconds must be positive")
+        self.max_entries = max_entries
+        self.max_bytes = max_bytes
+        self.ttl_seconds = ttl_seconds
+        #: HMAC key for cursors (see cursors.py); share it between processes of one shared store.
+        self.secret = secret if secret is not None else secrets.token_bytes(32)
+        self.clock = clock
+        self._entries: OrderedDict[str, StoredResult] = OrderedDict()
+        self._bytes = 0
+        self._lock = threading.RLock()
+        #: URI template prefix set by ``register_result_resource``; None = no resource registered.
+        self.resource_uri_prefix: str | None = None
+
+    # -- public ------------------------------------------------------------------------------
+    def put(self, entry: StoredResult) -> bool:
+        """Store ``entry`` (evicting as needed). False when it alone exceeds ``max_bytes``."""
+        if entry.size_bytes > self.max_bytes:
+            return False
+        with self._lock:
+            self._purge_expired()
+            old = self._entries.pop(entry.entry_id, None)
+            if old is not None:
+                self._bytes -= old.size_bytes
+            while self._entries and (
+                len(self._entries) >= self.max_entries
+                or self._bytes + entry.size_bytes > self.max_bytes
+            ):
+                _, evicted = self._entries.popitem(last=False)
+                self._bytes -= evicted.size_bytes
+            self._entries[entry.entry_id] = entry
+            self._bytes += entry.size_bytes
+            return True
+
+    def get(self, entry_id: str) -> StoredResult | None:
+        """The live entry ``entry_id`` (marked recently used), or None if unknown or expired."""
+        with self._lock:
+            entry = self._entries.get(entry_id)
+            if entry is None:
+                return None
+            if entry.expires_at <= self.clock():
+                self._remove(entry_id)
+                return None
+            self._entries.move_to_end(entry_id)
+            return entry
+
+    def touch(self, entry_id: str, expires_at: float) -> None:
+        """Extend the life of ``entry_id`` to ``expires_at`` (called when a page is served)."""
+        with self._lock:
+            entry = self._entries.get(entry_id)
+            if entry is not None:
+                entry.expires_at = max(entry.expires_at, expires_at)
+                self._entries.move_to_end(entry_id)
+
+    def new_expiry(self) -> float:
+        """Unix time at which something created now expires."""
+        return self.clock() + self.ttl_seconds
+
+    def __len__(self) -> int:
+        with self._lock:
+            return len(self._entries)
+
+    @property
+    def size_bytes(self) -> int:
+        """Sum of ``size_bytes`` of the stored entries."""
+        with self._lock:
+            return self._bytes
+
+    def stats(self) -> dict[str, int]:
+        """``{"entries": n, "bytes": b, "max_entries": ..., "max_bytes": ...}``."""
+        with self._lock:
+            return {"entries": len(self._entries), "bytes": self._bytes,
+                    "max_entries": self.max_entries, "max_bytes": self.max_bytes}
+
+    def clear(self) -> None:
+        with self._lock:
+            self._entries.clear()
+            self._bytes = 0
+
+    # -- internals -----------------------------------------------------------------------------
+    def _remove(self, entry_id: str) -> None:
+        entry = self._entries.pop(entry_id, None)
+        if entry is not None:
+            self._bytes -= entry.size_bytes
+
+    def _purge_expired(self) -> None:
+        now = self.clock()
+        for entry_id in [k for k, e in self._entries.items() if e.expires_at <= now]:
+            self._remove(entry_id)
+
+
+_DEFAULT_STORE: ResultStore | None = None
+_DEFAULT_LOCK = threading.Lock()
+
+
+def default_store() -> ResultStore:
+    """The process-wide store ``fit_response`` uses when it is given none."""
+    global _DEFAULT_STORE
+    with _DEFAULT_LOCK:
+        if _DEFAULT_STORE is None:
+            _DEFAULT_STORE = ResultStore()
+        return _DEFAULT_STORE

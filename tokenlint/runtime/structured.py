@@ -1,0 +1,84 @@
+"""Structured output: a return annotation under which both the unchanged value and a page validate.
+
+The SDKs (mcp 1.x ``FastMCP``, mcp 2.x ``MCPServer``, standalone fastmcp) turn a tool's return
+annotation into an ``outputSchema`` and validate what the tool returns against it. A rewritten tool
+returns either its old value (within budget) or a page (over budget), so its annotation must accept
+both. The codemod changes ``-> T`` into ``-> Paged[T]``::
+
+    from tokenlint.runtime import Paged, fit_response
+
+    @mcp.tool()
+    def list_users(role: str, cursor: str | None = None) -> Paged[list[User]]:
+        return fit_response(query(role), tool="list_users", arguments={"role": role, "cursor": cursor},
+                            cursor=cursor)
+
+``Paged[T]`` is ``Union[PageEnvelope, T]``: the SDK publishes an ``anyOf`` schema of the page
+envelope and ``T`` (wrapped in ``{"result": ...}`` as it does for any non-object type), and
+pydantic's smart union validates a returned list or model as ``T`` and an envelope as
+``PageEnvelope``. ``PageEnvelope`` is a ``TypedDict`` (standard library, no pydantic import) whose
+only required key is ``next_action`` (present, possibly null, in every page), so an unchanged value
+never validates as a page by accident; it allows extra keys (``__pydantic_config__``), so the
+other keys of a dict-shaped result (``{"rows": [...], "count": 3}``) survive into
+``structuredContent``. ``T = str`` needs nothing: text pages are str.
+
+Without a return annotation (or with ``structured_output=False``) nothing needs to change.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Dict, List, Optional, Union
+
+try:
+    # pydantic (which every MCP SDK uses) requires typing_extensions.TypedDict before Python 3.12,
+    # and installs typing_extensions; without it (no SDK around) the stdlib one does.
+    from typing_extensions import NotRequired, Required, TypedDict
+except ImportError:  # pragma: no cover - stdlib-only environments
+    from typing import NotRequired, Required, TypedDict  # type: ignore[assignment]
+
+__all__ = ["PageEnvelope", "NextActionDict", "Paged"]
+
+
+class NextActionDict(TypedDict):
+    """How to get the next page: call ``tool`` with ``arguments`` (the same ones plus ``cursor``)."""
+
+    tool: str
+    arguments: Dict[str, Any]
+
+
+class PageEnvelope(TypedDict, total=False):
+    """One page of an over-budget result (see ``fit_response``).
+
+    ``items``: the records of this page (whole records); ``total``: records in the full result;
+    ``page``: human-readable position (``"items 1-50 of 200"``); ``next_cursor``/``next_action``:
+    the continuation (null on the last page); ``resource_uri``: where the full result can be read;
+    ``omitted``: summary of what the first page leaves out; ``item_json``/``item_index``/
+    ``item_part``/``item_parts``: a text page of one record too large for the budget;
+    ``value_json``: a text page of a non-list value too large for the budget.
+    """
+
+    items: List[Any]
+    total: int
+    page: str
+    next_cursor: Optional[str]
+    next_action: Required[Optional[NextActionDict]]
+    resource_uri: NotRequired[str]
+    omitted: Dict[str, Any]
+    item_json: str
+    item_index: int
+    item_part: int
+    item_parts: int
+    value_json: str
+
+
+# pydantic reads this attribute (what ``pydantic.with_config`` sets); a plain dict keeps the runtime
+# free of a pydantic import.
+PageEnvelope.__pydantic_config__ = {"extra": "allow"}  # type: ignore[attr-defined]
+
+
+class _PagedMeta(type):
+    def __getitem__(cls, item: Any) -> Any:
+        return Union[PageEnvelope, item]
+
+
+class Paged(metaclass=_PagedMeta):
+    """``Paged[T]`` is ``Union[PageEnvelope, T]``: annotate a rewritten tool with it (see module)."""
