@@ -88,8 +88,7 @@ def check_files(files: list[SourcePath], settings: Settings, progress=None) -> R
             findings.append(_file_finding(parse_error, sp.display, 1, 1, str(exc)))
             continue
         except cst.ParserSyntaxError as exc:
-            findings.append(_file_finding(parse_error, sp.display, exc.raw_line or 1, (exc.raw_column or 0) + 1,
-                                          f"syntax error: {exc.message}"))
+            findings.append(_syntax_finding(parse_error, sp.display, text, exc))
             continue
         except RecursionError:
             findings.append(_file_finding(parse_error, sp.display, 1, 1, "too deeply nested to parse"))
@@ -160,6 +159,20 @@ def check_files(files: list[SourcePath], settings: Settings, progress=None) -> R
         files_parsed=len(parsed),
     )
     return RunResult(result, internal, all_facts)
+
+
+def _syntax_finding(rule: ParseError, path: str, text: str, exc: cst.ParserSyntaxError) -> Finding:
+    """TL001 for a syntax error, with CPython's message and position when it agrees the code is
+    invalid (its messages name the missing token), else LibCST's first line."""
+    try:
+        compile(text, path, "exec", dont_inherit=True)
+    except SyntaxError as err:
+        line, col = err.lineno or 1, err.offset or 1
+        return _file_finding(rule, path, line, col, f"syntax error: {err.msg}")
+    except (ValueError, RecursionError, MemoryError):
+        pass
+    first = str(exc.message).splitlines()[0] if exc.message else "invalid syntax"
+    return _file_finding(rule, path, exc.raw_line or 1, (exc.raw_column or 0) + 1, f"syntax error: {first}")
 
 
 def _file_finding(rule: ParseError, path: str, line: int, col: int, reason: str) -> Finding:

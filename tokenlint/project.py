@@ -29,11 +29,11 @@ class ParsedModule:
     path: Path
     display_path: str
     module_name: str
-    tree: cst.Module
+    tree: cst.Module = field(repr=False)
     imports: ImportTable
     functions: dict[str, cst.FunctionDef] = field(default_factory=dict)
     classes: dict[str, cst.ClassDef] = field(default_factory=dict)
-    _positions: dict | None = None
+    _positions: dict | None = field(default=None, repr=False)
 
     @classmethod
     def build(cls, path: Path, display_path: str, tree: cst.Module) -> ParsedModule:

@@ -31,6 +31,8 @@ SOURCE_FUNCTIONS: dict[str, tuple[str, str]] = {
 
 #: Calls that return a handle (``Marker`` kind).
 HANDLE_FUNCTIONS: dict[str, str] = {
+    "elasticsearch.helpers.scan": "paginator",
+    "elasticsearch.helpers.async_scan": "paginator",
     "open": "file",
     "io.open": "file",
     "codecs.open": "file",
@@ -91,10 +93,11 @@ SCALAR_METHODS = frozenset(
 )
 
 #: Attributes that are scalars whatever their owner.
+#: (Not ``name`` or ``size``: on the elements of a collection those are per-item data, and a list
+#: of names grows with the collection.)
 SCALAR_ATTRIBUTES = frozenset(
-    {"returncode", "status_code", "status", "ok", "reason", "name", "stem", "suffix", "size",
-     "st_size", "st_mtime", "rowcount", "lastrowid", "pid", "encoding", "closed", "is_dir",
-     "headers", "url", "elapsed", "parent"}
+    {"returncode", "status_code", "status", "ok", "reason", "rowcount", "lastrowid", "pid",
+     "encoding", "closed", "elapsed"}
 )
 
 #: Names of calls that count tokens or estimate them (a ``Measure`` in tokens).
@@ -121,7 +124,8 @@ HINT_WORDS = re.compile(
     r"nextPage|has_more|hasMore|next_action|nextAction|resource_uri|resourceUri|resource_link|"
     r"continuation|next_start|next_index|more_available|remaining_pages|"
     r"(start_index|offset|cursor|page|page_token|start_line|skip)\s*[=:]\s*\{|"
-    r"call again with|pass (offset|cursor|page|start_index)|to (see|get|read) (more|the next))",
+    r"call (again|\w+( again)?) with|pass (offset|cursor|page|start_index)|to (see|get|read) (more|the next)|"
+    r"\b(offset|cursor|page|page_token|start_index|start_line|skip|start)\s*=\s*$)",
     re.I,
 )
 

@@ -160,10 +160,23 @@ def _continuation(tool: ToolDef, interp: FunctionInterpreter, summary) -> tuple[
     site = interp.a.site(tool.module, hint_node)
     if resource:
         return True, site
+    keys = {k for k in _mapping_keys(tool.body) if _is_continuation(k)} if tool.args_style == "mapping" else set()
     for name in _continuation_params(tool, interp):
-        if _applied(tool.body, name):
+        if _applied(tool.body, name, keys):
             return True, site
+    if keys and _applied(tool.body, "", keys):
+        return True, site
     return False, site
+
+
+def _mapping_keys(body) -> set[str]:
+    out = set()
+    for node in _walk_body(body):
+        if isinstance(node, (cst.Call, cst.Subscript)):
+            key = _mapping_key(node)
+            if key:
+                out.add(key)
+    return out
 
 
 def _continuation_params(tool: ToolDef, interp: FunctionInterpreter) -> list[str]:
@@ -204,7 +217,7 @@ _ECHO_CALLS = frozenset({"dict", "str", "int", "len", "print", "repr", "format",
                          "TextContent", "types.TextContent", "append", "info", "debug", "warning", "log"})
 
 
-def _applied(body, name: str) -> bool:
+def _applied(body, name: str, keys: set[str] = frozenset()) -> bool:
     """Whether a parameter is used to select data (slice, call argument, query text, arithmetic
     feeding one of those), not only echoed into the response or a log line."""
     stack: list[tuple[cst.CSTNode, bool]] = [(n, False) for n in body]
@@ -221,6 +234,8 @@ def _applied(body, name: str) -> bool:
     while stack:
         node, ctx = stack.pop()
         if isinstance(node, cst.Name) and node.value in derived and ctx:
+            return True
+        if keys and ctx and isinstance(node, (cst.Call, cst.Subscript)) and _mapping_key(node) in keys:
             return True
         if isinstance(node, (cst.Dict, cst.DictElement)) and not ctx:
             continue

@@ -36,6 +36,14 @@ from tokenlint.imports import dotted_name
 
 MAX_HELPER_DEPTH = 4
 
+#: Functions that read a whole file object they are given.
+LOADERS = frozenset({"load", "safe_load", "full_load", "unsafe_load", "reader", "DictReader",
+                     "read_csv", "read_json", "parse", "loads"})
+
+#: Methods that add their arguments to the receiver (``out.append(row)``).
+ACCUMULATORS = frozenset({"append", "extend", "add", "update", "insert", "write", "writelines",
+                          "appendleft", "put", "put_nowait", "setdefault"})
+
 
 @dataclass
 class SizeCheck:
@@ -328,7 +336,7 @@ class FunctionInterpreter:
         breaks = self.loop_breaks.pop()
         fetched = any(
             t for f in inner for t in f if isinstance(t, (Src, Marker)) and id(t) not in before_sources
-        )
+        ) or _pages_through(node)
         if fetched and accs:
             src = Src("TL106", self.a.site(self.mod, node), "a while loop that collects every page")
             for name in accs:
@@ -523,16 +531,17 @@ class FunctionInterpreter:
         if attr in ("stdout", "stderr", "output"):
             procs = markers(base, "process")
             if procs:
-                return union(
-                    frozenset({Src("TL104", self.a.site(self.mod, node), f"process .{attr}")}),
-                    frozenset({Marker("file", procs[0].site)}) if attr != "output" else EMPTY,
-                    frozenset({Marker("process", procs[0].site)}),
-                )
+                if procs[0].capture is False and attr != "output":
+                    # Popen().stdout: a stream, read later (``.read()``, iteration)
+                    return frozenset({Marker("process", procs[0].site)})
+                return frozenset({Src("TL104", self.a.site(self.mod, node), f"process .{attr}")})
         if attr in ("text", "content", "body", "data") and (
             markers(base, "http_response")
             or (attr in ("text", "content") and _response_like(dotted_name(node.value)))
         ):
             return frozenset({Src("TL105", self.a.site(self.mod, node), f"HTTP response .{attr}")})
+        if attr == "objects":
+            return frozenset({Marker("query", self.a.site(self.mod, node))})
         if attr in cat.SCALAR_ATTRIBUTES:
             return scalar_of(base)
         return frozenset(t for t in base if not isinstance(t, Marker))
@@ -549,15 +558,15 @@ class FunctionInterpreter:
             if self.args_style == "mapping" and lit is not None and _is_arguments_name(base_name):
                 return self.mapping_param(lit, None, node, required=True)
             self.expr(key)
-            if isinstance(key, (cst.Integer,)) or (
-                isinstance(key, cst.UnaryOperation) and isinstance(key.expression, cst.Integer)
-            ):
-                # one element of a collection: one record
-                return frozenset(t for t in base if not isinstance(t, Src) or t.code in ("TL102", "TL104", "TL105"))
+            # an element or field keeps its source: rows iterate into ``r``, and ``r[0]`` is data
             return frozenset(t for t in base if not isinstance(t, Marker))
         if isinstance(sl, cst.Slice):
             lower = self.expr(sl.lower) if sl.lower is not None else EMPTY
             if sl.upper is None:
+                low = sl.lower
+                if isinstance(low, cst.UnaryOperation) and isinstance(low.operator, cst.Minus):
+                    bound = self.bound_from(low.expression, node)  # x[-n:]: the last n
+                    return apply_bound(base, bound) if bound else base
                 return base
             bound = self.slice_bound(sl, node)
             if bound is None:
@@ -575,8 +584,12 @@ class FunctionInterpreter:
             for side, other in ((upper.left, upper.right), (upper.right, upper.left)):
                 if lo is not None and dotted_name(side) == lo:
                     return self.bound_from(other, node)
-        if isinstance(sl.lower, cst.UnaryOperation) and upper is None:
-            return None
+        if sl.lower is not None and self.const_int(upper) is None:
+            # x[(page - 1) * SIZE : page * SIZE]: the width is the constant, the page moves it
+            ps = params(self.expr(upper))
+            if ps and all(p.name.lower() in cat.CONTINUATION_PARAMS for p in ps):
+                consts = [c for c in (self.const_int(n) for n in _subexpressions(upper)) if c is not None and c > 1]
+                return Bound(self.a.site(self.mod, node), fixed=max(consts) if consts else -1)
         return self.bound_from(upper, node)
 
     def bound_from(self, expr: cst.BaseExpression, node) -> Bound | None:
@@ -645,18 +658,37 @@ class FunctionInterpreter:
             kind = cat.HANDLE_FUNCTIONS.get(qn or "open", "file")
             self._args_flow(node)
             capture = True
-            if kind == "process" and qn == "subprocess.run":
-                capture = any(
-                    a.keyword is not None and a.keyword.value in ("capture_output", "stdout") for a in node.args
-                )
+            if kind == "process":
+                # run() returns text in .stdout; Popen/create_subprocess_* give streams
+                capture = qn == "subprocess.run"
             return frozenset({Marker(kind, site, capture=capture)})
 
+        if dn in ("list", "tuple", "sorted", "set") and qn is None and node.args:
+            inner = self._args_flow(node)
+            drained = []
+            for m in markers(inner):
+                if m.kind in ("query", "cursor"):
+                    drained.append(Src("TL101", site, f"{dn}() of a query result", m.sql_bound))
+                elif m.kind == "paginator":
+                    drained.append(Src("TL101", site, f"{dn}() of a paginated API listing"))
+                elif m.kind == "line_iter":
+                    drained.append(Src("TL106", site, f"{dn}() of a line stream"))
+                elif m.kind == "file":
+                    drained.append(Src("TL102", site, f"{dn}() of every line of a file"))
+            return union(frozenset(t for t in inner if not isinstance(t, Marker)), frozenset(drained))
+        if qn in ("sqlalchemy.select", "sqlalchemy.sql.select", "sqlmodel.select"):
+            self._args_flow(node)
+            return frozenset({Marker("query", site)})
         if name == "len" and qn in (None, "len"):
-            return measure_of(self._args_flow(node))
+            flow = self._args_flow(node)
+            return measure_of(flow, tokens=any(isinstance(t, Measure) and t.tokens for t in flow))
         if cat.TOKEN_COUNTER.search(name or ""):
             return measure_of(self._args_flow(node), tokens=True)
-        if method == "encode" and re.search(r"(enc|token)", (dotted_name(func.value) or ""), re.I):
-            return measure_of(self._args_flow(node), tokens=True)
+        if method in ("encode", "decode") and re.search(r"(enc|token)", (dotted_name(func.value) or ""), re.I):
+            # tokenizer.encode(text): the tokens still carry the text (decode gives it back), and
+            # their count is a token measure
+            flow = self._args_flow(node)
+            return union(flow, measure_of(flow, tokens=True)) if method == "encode" else flow
         if qn in (None, "min") and dn == "min":
             return self.min_call(node)
         if dn in cat.SCALAR_BUILTINS and qn is None:
@@ -680,8 +712,8 @@ class FunctionInterpreter:
         # unknown call: its result is made of its receiver and arguments (str(), json.dumps(),
         # text.strip(), pydantic models...); a file handle passed to a loader is a whole read
         args = self._args_flow(node)
-        if markers(args, "file") and method is None:
-            return frozenset({Src("TL102", site, f"{dn or 'a loader'}() of a whole file")})
+        if markers(args, "file") and (qn or dn or "").split(".")[-1] in LOADERS:
+            return frozenset({Src("TL102", site, f"{qn or dn}() of a whole file")})
         flow = union(recv, args)
         return frozenset(t for t in flow if not isinstance(t, Marker))
 
@@ -749,6 +781,11 @@ class FunctionInterpreter:
         if method in cat.HTTP_METHODS and (markers(recv, "http_client") or _client_like(recv_name)):
             self._args_flow(node)
             return frozenset({Marker("http_response", site)})
+        if method in ACCUMULATORS and recv_name is not None:
+            flow = self._args_flow(node)
+            self.env[recv_name] = union(self.env.get(recv_name, EMPTY), frozenset(t for t in flow if not isinstance(t, Marker)))
+            self._note_accumulation(recv_name)
+            return EMPTY
         if method == "fetchall":
             bound = None
             curs = markers(recv, "cursor")
@@ -765,7 +802,8 @@ class FunctionInterpreter:
         if method in ("execute", "exec_driver_sql", "executescript") and args:
             sql_node = args[0].value
             argflow = self._args_flow(node)
-            bound = self.sql_bound(sql_node, argflow, site)
+            stmt_q = markers(argflow, "query")
+            bound = stmt_q[0].sql_bound if stmt_q else self.sql_bound(sql_node, argflow, site)
             if recv_name:
                 self.sql_of[recv_name] = bound
             if bound == "aggregate":
@@ -781,10 +819,10 @@ class FunctionInterpreter:
                 return frozenset({Src("TL101", site, ".fetch()", bound)})
         if method == "cursor":
             return frozenset({Marker("cursor", site)})
-        if method in ("query", "scalars", "select", "filter", "filter_by", "where", "order_by", "join", "options", "objects", "distinct"):
+        if method in ("query", "scalars") and not markers(recv, "query"):
             inner = self._args_flow(node)
-            base_q = markers(recv, "query")
-            bound = base_q[0].sql_bound if base_q else None
+            curs = markers(inner, "query") or markers(recv, "cursor")
+            bound = curs[0].sql_bound if curs else None
             return union(frozenset({Marker("query", site, bound)}), scalar_of(inner))
         if method in ("find", "aggregate") and (not args or isinstance(args[0].value, (cst.Dict, cst.List))):
             self._args_flow(node)
@@ -812,6 +850,11 @@ class FunctionInterpreter:
         if method in cat.SCALAR_METHODS:
             self._args_flow(node)
             return scalar_of(recv)
+        chain = markers(recv, "query", "cursor")
+        if chain and method not in ("join", "format"):
+            # builder chains (``.filter().order_by().offset()``) keep the query and its bound
+            self._args_flow(node)
+            return frozenset(chain)
         if method == "join":
             return union(self._args_flow(node), EMPTY)
         return None
@@ -1025,6 +1068,32 @@ def _join(envs: list[dict], base: dict) -> dict:
         return envs[0]
     keys = set().union(*envs)
     return {k: union(*(e.get(k, base.get(k, EMPTY)) for e in envs)) for k in keys}
+
+
+_PAGE_KEYWORD = re.compile(r"(page|token|cursor|offset|after|marker|next|start)", re.I)
+
+
+def _pages_through(loop: cst.While) -> bool:
+    """A loop that calls an API with a page token/offset it updates: it fetches every page."""
+    stack: list[cst.CSTNode] = [loop.body]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, cst.Call):
+            for a in n.args:
+                if a.keyword is not None and _PAGE_KEYWORD.search(a.keyword.value):
+                    return True
+        if isinstance(n, (cst.FunctionDef, cst.ClassDef)):
+            continue
+        stack.extend(n.children)
+    return False
+
+
+def _subexpressions(node: cst.CSTNode):
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        yield n
+        stack.extend(c for c in n.children if isinstance(c, cst.BaseExpression))
 
 
 def _comparisons(test: cst.BaseExpression):

@@ -18,7 +18,7 @@ per node so the same node always gives the same (hashable) site.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import FrozenSet, Union
 
 import libcst as cst
@@ -28,8 +28,8 @@ import libcst as cst
 class Site:
     """A node in a module (compared by identity)."""
 
-    module: object  # ParsedModule (kept untyped to avoid an import cycle)
-    node: cst.CSTNode
+    module: object = field(repr=False)  # ParsedModule (untyped: avoids an import cycle)
+    node: cst.CSTNode = field(repr=False)
 
 
 @dataclass(frozen=True)

@@ -34,6 +34,7 @@ from .lowlevel import CURSOR_INPUT_SCHEMA, fit_json_text, with_cursor_parameter
 from .reduction import largest_fitting_count
 from .resources import (
     RESULT_URI_PREFIX,
+    as_content_blocks,
     read_stored_result,
     register_result_resource,
     resource_link,
@@ -58,6 +59,7 @@ __all__ = [
     "PageEnvelope",
     "Paged",
     "RESULT_URI_PREFIX",
+    "as_content_blocks",
     "ResultStore",
     "StoredResult",
     "TokenEstimator",

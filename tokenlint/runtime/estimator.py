@@ -238,6 +238,12 @@ class TokenEstimator:
             return self.exact_text_tokens(text) <= max_tokens
         return False
 
+    def count(self, value: Any) -> int:
+        """Tokens of ``value``: ``count_text_tokens`` for a str, ``count_json_tokens`` otherwise."""
+        if isinstance(value, str):
+            return self.count_text_tokens(value)
+        return self.count_json_tokens(value)
+
     # -- JSON values ---------------------------------------------------------------------------
     def render(self, value: Any) -> str:
         """``value`` as the model sees it: a str as is, anything else as SDK-rendered JSON."""

@@ -1,0 +1,89 @@
+"""Fixture server: mcp 2.x ``mcp.server.mcpserver.MCPServer`` using tokenlint.runtime by hand."""
+
+from __future__ import annotations
+
+from typing import Optional
+
+from typing_extensions import TypedDict
+
+from mcp.server.mcpserver import Context, MCPServer
+
+import common
+from tokenlint.runtime import Paged, as_content_blocks, register_result_resource, session_id_from_context
+
+mcp = MCPServer("tokenlint-fixture-mcpserver-sdk2")
+register_result_resource(mcp, store=common.STORE)
+
+
+class User(TypedDict):
+    id: int
+    name: str
+    email: str
+    role: str
+    active: bool
+    bio: str
+
+
+@mcp.tool()
+def list_users(ctx: Context, n: int = 300, role: Optional[str] = None,
+               cursor: Optional[str] = None) -> list:
+    return common.page_list_users(n, role, cursor, session_id_from_context(ctx))
+
+
+@mcp.tool()
+def list_users_raw(n: int = 300, role: Optional[str] = None) -> list:
+    return common.users(n, role)
+
+
+@mcp.tool(structured_output=False)
+def list_users_plain(ctx: Context, n: int = 300, cursor: Optional[str] = None):
+    return common.page_list_users(n, None, cursor, session_id_from_context(ctx))
+
+
+@mcp.tool(structured_output=False)
+def list_users_plain_raw(n: int = 300):
+    return common.users(n)
+
+
+@mcp.tool(structured_output=False)
+def list_users_linked(ctx: Context, n: int = 300, cursor: Optional[str] = None):
+    return as_content_blocks(common.page_list_users(n, None, cursor, session_id_from_context(ctx)))
+
+
+@mcp.tool()
+def typed_users(ctx: Context, n: int = 300, cursor: Optional[str] = None) -> Paged[list[User]]:
+    return common.page_list_users(n, None, cursor, session_id_from_context(ctx))
+
+
+@mcp.tool()
+def get_report(ctx: Context, n: int = 300, cursor: Optional[str] = None) -> dict:
+    return common.page_get_report(n, cursor, session_id_from_context(ctx))
+
+
+@mcp.tool()
+def read_doc(ctx: Context, cursor: Optional[str] = None) -> str:
+    return common.page_read_doc(cursor, session_id_from_context(ctx))
+
+
+@mcp.tool()
+def big_records(ctx: Context, cursor: Optional[str] = None) -> Paged[list[dict]]:
+    return common.page_big_records(cursor, session_id_from_context(ctx))
+
+
+@mcp.tool()
+def expiring(ctx: Context, cursor: Optional[str] = None) -> dict:
+    return common.page_expiring(cursor, session_id_from_context(ctx))
+
+
+@mcp.tool()
+def many(ctx: Context, i: int, cursor: Optional[str] = None) -> dict:
+    return common.page_many(i, cursor, session_id_from_context(ctx))
+
+
+@mcp.tool()
+def store_stats() -> dict:
+    return common.store_stats()
+
+
+if __name__ == "__main__":
+    mcp.run()
