@@ -84,8 +84,10 @@ def find_config(start: Path) -> Path | None:
         if candidate.is_file():
             try:
                 data = tomllib.loads(candidate.read_text(encoding="utf-8"))
-            except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+            except OSError:
                 continue
+            except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+                raise ConfigError(f"{candidate}: invalid TOML: {exc}") from None
             if "tokenlint" in data.get("tool", {}):
                 return candidate
     return None

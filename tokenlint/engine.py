@@ -10,11 +10,10 @@ other files are still checked.
 from __future__ import annotations
 
 import fnmatch
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
-
-import libcst as cst
 
 from tokenlint.analysis.facts import ToolFacts, analyse_tool
 from tokenlint.analysis.interpreter import Analyzer
@@ -30,6 +29,7 @@ from tokenlint.project import ParsedModule, Project
 from tokenlint.risk import tool_risk
 from tokenlint.rules import RuleContext, all_rules
 from tokenlint.rules.tl001_parse_error import ParseError
+from tokenlint.parsing import parse_module
 from tokenlint.sourcefile import MAX_FILE_BYTES, SourceError, decode_source
 from tokenlint.suppress import suppressions
 
@@ -83,18 +83,10 @@ def check_files(files: list[SourcePath], settings: Settings, progress=None) -> R
             continue
         try:
             text = decode_source(data)
-            tree = cst.parse_module(text)
+            tree = parse_module(text, sp.display)
         except SourceError as exc:
-            findings.append(_file_finding(parse_error, sp.display, 1, 1, str(exc)))
-            continue
-        except cst.ParserSyntaxError as exc:
-            findings.append(_syntax_finding(parse_error, sp.display, text, exc))
-            continue
-        except RecursionError:
-            findings.append(_file_finding(parse_error, sp.display, 1, 1, "too deeply nested to parse"))
-            continue
-        except Exception as exc:  # libcst raises a few other errors on odd input
-            findings.append(_file_finding(parse_error, sp.display, 1, 1, f"cannot parse: {type(exc).__name__}: {exc}"))
+            line, col = _error_position(str(exc))
+            findings.append(_file_finding(parse_error, sp.display, line, col, str(exc)))
             continue
         mod = ParsedModule.build(sp.path, sp.display, tree)
         project.add(mod)
@@ -161,18 +153,10 @@ def check_files(files: list[SourcePath], settings: Settings, progress=None) -> R
     return RunResult(result, internal, all_facts)
 
 
-def _syntax_finding(rule: ParseError, path: str, text: str, exc: cst.ParserSyntaxError) -> Finding:
-    """TL001 for a syntax error, with CPython's message and position when it agrees the code is
-    invalid (its messages name the missing token), else LibCST's first line."""
-    try:
-        compile(text, path, "exec", dont_inherit=True)
-    except SyntaxError as err:
-        line, col = err.lineno or 1, err.offset or 1
-        return _file_finding(rule, path, line, col, f"syntax error: {err.msg}")
-    except (ValueError, RecursionError, MemoryError):
-        pass
-    first = str(exc.message).splitlines()[0] if exc.message else "invalid syntax"
-    return _file_finding(rule, path, exc.raw_line or 1, (exc.raw_column or 0) + 1, f"syntax error: {first}")
+def _error_position(reason: str) -> tuple[int, int]:
+    """``(line, col)`` of a "syntax error at L:C: ..." reason, else (1, 1)."""
+    m = re.match(r"syntax error at (\d+):(\d+)", reason)
+    return (int(m.group(1)), int(m.group(2))) if m else (1, 1)
 
 
 def _file_finding(rule: ParseError, path: str, line: int, col: int, reason: str) -> Finding:

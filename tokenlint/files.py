@@ -34,7 +34,7 @@ class SourcePath:
 
 
 def _spec(patterns) -> pathspec.PathSpec:
-    return pathspec.PathSpec.from_lines("gitwildmatch", patterns)
+    return pathspec.GitIgnoreSpec.from_lines(patterns)
 
 
 def expand_paths(paths: list[str], settings: Settings) -> list[SourcePath]:

@@ -14,6 +14,7 @@ import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
 
 from tokenlint.imports import ImportTable, module_name_for
+from tokenlint.parsing import parse_module
 from tokenlint.sourcefile import SourceError, read_source
 
 
@@ -91,8 +92,8 @@ class Project:
             path, display = entry
             try:
                 text = read_source(path)
-                mod = ParsedModule.build(path, display, cst.parse_module(text))
-            except (SourceError, cst.ParserSyntaxError, RecursionError, ValueError):
+                mod = ParsedModule.build(path, display, parse_module(text, display))
+            except SourceError:
                 mod = None
         self.parsed[module_name] = mod
         return mod

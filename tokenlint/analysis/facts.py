@@ -231,16 +231,17 @@ def _applied(body, name: str, keys: set[str] = frozenset()) -> bool:
                         dn = dotted_name(t.target)
                         if dn and not re.search(r"next|new_|more", dn):
                             derived.add(dn)
+    in_return: set[int] = set()
     while stack:
         node, ctx = stack.pop()
         if isinstance(node, cst.Name) and node.value in derived and ctx:
             return True
         if keys and ctx and isinstance(node, (cst.Call, cst.Subscript)) and _mapping_key(node) in keys:
             return True
-        if isinstance(node, (cst.Dict, cst.DictElement)) and not ctx:
-            continue
         child_ctx = ctx
-        if isinstance(node, (cst.Slice, cst.Index)) or isinstance(node, cst.FormattedString):
+        if isinstance(node, (cst.Slice, cst.Index)):
+            child_ctx = True
+        if isinstance(node, cst.FormattedString) and id(node) not in in_return:
             child_ctx = True
         if isinstance(node, cst.Call):
             callee = dotted_name(node.func) or ""
@@ -250,7 +251,9 @@ def _applied(body, name: str, keys: set[str] = frozenset()) -> bool:
         if isinstance(node, cst.Comparison):
             child_ctx = True
         if isinstance(node, cst.Return):
+            # text and dict values in the response are echoes (``offset + limit``), not uses
             child_ctx = False
+            in_return.update(id(n) for n in _walk_body([node]) if isinstance(n, cst.FormattedString))
         stack.extend((c, child_ctx) for c in node.children)
     return False
 

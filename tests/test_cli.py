@@ -1,0 +1,291 @@
+"""`tokenlint check` end to end through click: exit codes, config, suppression, bad input."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from click.testing import CliRunner
+
+from helpers import write
+from tokenlint.cli import main
+
+RISKY = """\
+import sqlite3
+from mcp.server.fastmcp import FastMCP
+
+mcp = FastMCP("db")
+
+
+@mcp.tool()
+def list_orders() -> list:
+    conn = sqlite3.connect("shop.db")
+    return conn.execute("SELECT * FROM orders").fetchall()
+"""
+
+CAPPED = """\
+import sqlite3
+from mcp.server.fastmcp import FastMCP
+
+mcp = FastMCP("db")
+
+
+@mcp.tool()
+def recent_orders() -> list:
+    conn = sqlite3.connect("shop.db")
+    return conn.execute("SELECT * FROM orders LIMIT 20").fetchall()
+"""
+
+SAFE = """\
+from mcp.server.fastmcp import FastMCP
+
+mcp = FastMCP("db")
+
+
+@mcp.tool()
+def ping() -> str:
+    return "pong"
+"""
+
+
+def run(*args, cwd=None):
+    runner = CliRunner()
+    return runner.invoke(main, ["check", *map(str, args)], catch_exceptions=False)
+
+
+def test_text_output_lines_table_and_summary(tmp_path):
+    path = write(tmp_path, "server.py", RISKY)
+    result = run(path)
+    assert result.exit_code == 1
+    lines = result.stdout.splitlines()
+    assert re.match(rf"{re.escape(str(path))}:10:5: TL201 \[\*\] tool `list_orders` returns", lines[0])
+    assert lines[1] == (
+        f"{path}:10:12: TL101 [*] `.fetchall()` puts every row of a query into the response of tool "
+        "`list_orders` with no bound"
+    )
+    assert lines[3].split() == ["RISK", "TOOL", "LOCATION", "FRAMEWORK", "FINDINGS"]
+    assert lines[4].split() == ["HIGH", "list_orders", f"{path}:8", "mcp-fastmcp", "TL101", "TL201"]
+    assert "Found 2 findings (2 fixable with `tokenlint fix`)" in result.stderr
+    assert "Found" not in result.stdout
+
+
+def test_json_output_contract(tmp_path):
+    path = write(tmp_path, "server.py", RISKY)
+    result = run("--format", "json", path)
+    assert result.exit_code == 1
+    data = json.loads(result.stdout)
+    assert set(data) == {"version", "tools", "findings"}
+    assert data["tools"] == [{
+        "name": "list_orders", "function": "list_orders", "path": str(path), "line": 8,
+        "framework": "mcp-fastmcp", "risk": "HIGH", "findings": ["TL101", "TL201"],
+    }]
+    assert [(f["code"], f["line"], f["column"]) for f in data["findings"]] == [("TL201", 10, 5), ("TL101", 10, 12)]
+    assert set(data["findings"][0]) == {"code", "name", "path", "line", "column", "tool", "message", "fixable"}
+    assert result.stderr == ""
+
+
+def test_exit_codes_and_fail_on(tmp_path):
+    write(tmp_path, "safe.py", SAFE)
+    assert run(tmp_path / "safe.py").exit_code == 0
+    capped = write(tmp_path, "capped.py", CAPPED)
+    assert run(capped).exit_code == 1
+    assert run("--fail-on", "high", capped).exit_code == 0
+    assert run("--fail-on", "medium", capped).exit_code == 1
+    assert run("--exit-zero", capped).exit_code == 0
+
+
+def test_output_format_alias(tmp_path):
+    path = write(tmp_path, "server.py", RISKY)
+    assert json.loads(run("--output-format", "json", path).stdout)["tools"][0]["risk"] == "HIGH"
+
+
+def test_unknown_config_key_exits_2_naming_it(tmp_path):
+    write(tmp_path, "pyproject.toml", "[tool.tokenlint]\nmax-respones-tokens = 5000\n")
+    write(tmp_path, "server.py", RISKY)
+    result = run(tmp_path)
+    assert result.exit_code == 2
+    assert "unknown key `max-respones-tokens`" in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("toml", "message"),
+    [
+        ("[tool.tokenlint]\nselect = 'TL1'\n", "`select` must be a list"),
+        ("[tool.tokenlint]\nfail-on = 'severe'\n", "fail-on must be one of"),
+        ("[tool.tokenlint]\nextra-sources = { 'app.fetch_all' = 'TL999' }\n", "extra-sources.app.fetch_all"),
+        ("[tool.tokenlint\n", "invalid TOML"),
+    ],
+)
+def test_bad_config_exits_2(tmp_path, toml, message):
+    write(tmp_path, "pyproject.toml", toml)
+    write(tmp_path, "server.py", SAFE)
+    result = run(tmp_path)
+    assert result.exit_code == 2
+    assert message in result.stderr
+
+
+def test_config_select_ignore_and_budget(tmp_path):
+    write(tmp_path, "pyproject.toml", "[tool.tokenlint]\nignore = ['TL201']\nmax-response-tokens = 4000\n")
+    write(tmp_path, "server.py", RISKY)
+    data = json.loads(run("--format", "json", tmp_path).stdout)
+    assert [f["code"] for f in data["findings"]] == ["TL101"]
+    data = json.loads(run("--format", "json", "--select", "TL2", tmp_path).stdout)
+    assert [f["code"] for f in data["findings"]] == []
+    write(tmp_path, "pyproject.toml", "[tool.tokenlint]\nmax-response-tokens = 4000\n")
+    data = json.loads(run("--format", "json", tmp_path).stdout)
+    assert "max-response-tokens = 4,000" in [f for f in data["findings"] if f["code"] == "TL201"][0]["message"]
+
+
+def test_nearest_config_wins_and_cli_overrides(tmp_path):
+    write(tmp_path, "pyproject.toml", "[tool.tokenlint]\nignore = ['TL101']\n")
+    write(tmp_path, "sub/pyproject.toml", "[tool.tokenlint]\nignore = ['TL201']\n")
+    write(tmp_path, "sub/server.py", RISKY)
+    data = json.loads(run("--format", "json", tmp_path / "sub").stdout)
+    assert [f["code"] for f in data["findings"]] == ["TL101"]
+    data = json.loads(run("--format", "json", "--ignore", "TL1", tmp_path / "sub").stdout)
+    assert [f["code"] for f in data["findings"]] == ["TL201"]
+
+
+def test_per_file_ignores(tmp_path):
+    write(tmp_path, "pyproject.toml", "[tool.tokenlint]\n[tool.tokenlint.per-file-ignores]\n'legacy_*.py' = ['TL1']\n")
+    write(tmp_path, "legacy_server.py", RISKY)
+    data = json.loads(run("--format", "json", tmp_path).stdout)
+    assert [f["code"] for f in data["findings"]] == ["TL201"]
+
+
+def test_extra_sources_and_bounds(tmp_path):
+    write(tmp_path, "pyproject.toml", (
+        "[tool.tokenlint]\nextra-sources = { 'warehouse.fetch_everything' = 'TL101' }\n"
+        "extra-bounds = ['warehouse.first_page']\n"
+    ))
+    write(tmp_path, "server.py", (
+        "from mcp.server.fastmcp import FastMCP\n"
+        "from warehouse import fetch_everything, first_page\n"
+        "mcp = FastMCP('w')\n"
+        "@mcp.tool()\n"
+        "def everything() -> list:\n"
+        "    return fetch_everything()\n"
+        "@mcp.tool()\n"
+        "def some(offset: int = 0) -> dict:\n"
+        "    rows = first_page(fetch_everything())\n"
+        "    return {'rows': rows[offset:], 'next_offset': offset + 50}\n"
+    ))
+    data = json.loads(run("--format", "json", tmp_path).stdout)
+    risks = {t["name"]: t["risk"] for t in data["tools"]}
+    assert risks == {"everything": "HIGH", "some": "LOW"}
+
+
+def test_suppression_on_line_and_on_def(tmp_path):
+    line = RISKY.replace('.fetchall()\n', '.fetchall()  # tokenlint: ignore[TL101]\n')
+    write(tmp_path, "a.py", line)
+    data = json.loads(run("--format", "json", tmp_path / "a.py").stdout)
+    assert [f["code"] for f in data["findings"]] == ["TL201"]
+    assert data["tools"][0]["risk"] == "MEDIUM"
+    whole = RISKY.replace("def list_orders() -> list:", "def list_orders() -> list:  # tokenlint: ignore[TL101, TL201]")
+    write(tmp_path, "b.py", whole)
+    result = run("--format", "json", tmp_path / "b.py")
+    assert json.loads(result.stdout)["findings"] == []
+    assert result.exit_code == 0
+    bare = RISKY.replace('.fetchall()\n', '.fetchall()  # tokenlint: ignore\n')
+    write(tmp_path, "c.py", bare)
+    assert len(json.loads(run("--format", "json", tmp_path / "c.py").stdout)["findings"]) == 2
+
+
+MCP_HEADER = b"from mcp.server.fastmcp import FastMCP\nmcp = FastMCP('x')\n"
+
+
+@pytest.mark.parametrize(
+    ("name", "content", "reason"),
+    [
+        ("syntax.py", MCP_HEADER + b"def broken(:\n    pass\n", "syntax error at 3:12"),
+        ("nul.py", MCP_HEADER + b"\x00\x01\x02", "binary file"),
+        ("latin.py", MCP_HEADER + b"NAME = '\xe9t\xe9'\n", "not valid utf-8"),
+        ("badcookie.py", b"# -*- coding: klingon -*-\n" + MCP_HEADER, "encoding"),
+        ("py2.py", MCP_HEADER + b"print 'hello'\n", "syntax error"),
+    ],
+)
+def test_bad_input_is_tl001_and_the_run_goes_on(tmp_path, name, content, reason):
+    write(tmp_path, name, content)
+    write(tmp_path, "zz_server.py", RISKY)
+    result = run("--format", "json", tmp_path)
+    assert result.exit_code == 1
+    data = json.loads(result.stdout)
+    tl001 = [f for f in data["findings"] if f["code"] == "TL001"]
+    assert len(tl001) == 1 and tl001[0]["path"].endswith(name)
+    assert reason in tl001[0]["message"]
+    assert [t["name"] for t in data["tools"]] == ["list_orders"]
+
+
+def test_encodings_that_python_accepts_are_analysed(tmp_path):
+    write(tmp_path, "latin.py", b"# -*- coding: latin-1 -*-\n" + RISKY.encode().replace(b'"db"', b'"d\xe9b"'))
+    write(tmp_path, "bom.py", b"\xef\xbb\xbf" + RISKY.encode())
+    write(tmp_path, "crlf.py", RISKY.replace("\n", "\r\n").encode())
+    write(tmp_path, "empty.py", b"")
+    data = json.loads(run("--format", "json", tmp_path).stdout)
+    assert [f for f in data["findings"] if f["code"] == "TL001"] == []
+    assert sorted((t["path"].rsplit("/", 1)[-1], t["risk"]) for t in data["tools"]) == [
+        ("bom.py", "HIGH"), ("crlf.py", "HIGH"), ("latin.py", "HIGH"),
+    ]
+
+
+def test_huge_file_is_reported_not_parsed(tmp_path):
+    big = MCP_HEADER + b"# padding\n" * 500_000
+    write(tmp_path, "huge.py", big)
+    data = json.loads(run("--format", "json", tmp_path).stdout)
+    assert [f["message"].split(": ", 1)[1] for f in data["findings"]] == [
+        f"file too large to analyse ({len(big):,} bytes; limit 4,194,304 bytes)"
+    ]
+
+
+def test_deep_nesting_does_not_crash(tmp_path):
+    deep = MCP_HEADER.decode() + "x = " + "[" * 5000 + "]" * 5000 + "\n"
+    write(tmp_path, "deep.py", deep)
+    write(tmp_path, "server.py", RISKY)
+    result = run("--format", "json", tmp_path)
+    assert result.exit_code == 1
+    data = json.loads(result.stdout)
+    assert [t["name"] for t in data["tools"]] == ["list_orders"]
+
+
+def test_gitignore_exclude_and_venvs_are_skipped(tmp_path):
+    write(tmp_path, ".gitignore", "generated/\n")
+    write(tmp_path, "generated/server.py", RISKY)
+    write(tmp_path, "env/pyvenv.cfg", "home = /usr\n")
+    write(tmp_path, "env/lib/server.py", RISKY)
+    write(tmp_path, "build/server.py", RISKY)
+    write(tmp_path, "vendor/server.py", RISKY)
+    write(tmp_path, "app/server.py", RISKY)
+    write(tmp_path, "pyproject.toml", "[tool.tokenlint]\nextend-exclude = ['vendor/']\n")
+    data = json.loads(run("--format", "json", tmp_path).stdout)
+    assert [t["path"] for t in data["tools"]] == [f"{tmp_path}/app/server.py"]
+    data = json.loads(run("--format", "json", "--no-respect-gitignore", tmp_path).stdout)
+    assert sorted(t["path"].split("/")[-2] for t in data["tools"]) == ["app", "generated"]
+
+
+def test_force_exclude_applies_to_named_files(tmp_path):
+    write(tmp_path, "pyproject.toml", "[tool.tokenlint]\nextend-exclude = ['vendor/']\n")
+    path = write(tmp_path, "vendor/server.py", RISKY)
+    assert run(path).exit_code == 1
+    assert run("--force-exclude", path).exit_code == 0
+
+
+def test_missing_path_is_reported(tmp_path):
+    result = run(tmp_path / "nope.py")
+    assert result.exit_code == 1
+    assert "cannot read file" in result.stdout
+
+
+def test_rule_command_prints_docs():
+    result = CliRunner().invoke(main, ["rule", "TL101"])
+    assert result.exit_code == 0
+    assert result.stdout.startswith("# unbounded-query-result (TL101)")
+    assert "## Why is this bad?" in result.stdout
+    assert CliRunner().invoke(main, ["rule", "TL999"]).exit_code == 2
+
+
+@pytest.mark.parametrize("expr", ["[" * 5000 + "]" * 5000, "1+" * 20000 + "1"])
+def test_pathological_nesting_is_tl001(tmp_path, expr):
+    write(tmp_path, "deep.py", MCP_HEADER.decode() + f"x = {expr}\n")
+    data = json.loads(run("--format", "json", tmp_path).stdout)
+    assert [f["message"].split(": ", 1)[1] for f in data["findings"]][0].startswith("too deeply nested")
