@@ -93,6 +93,9 @@ def check_files(files: list[SourcePath], settings: Settings, progress=None) -> R
         parsed.append((mod, text))
 
     servers = ServerRegistry()
+    for _ in range(3):
+        if not any([servers.scan_classes(mod) for mod, _ in parsed]):
+            break
     for mod, _ in parsed:
         servers.scan(mod)
     for mod, _ in parsed:

@@ -36,6 +36,10 @@ from tokenlint.imports import dotted_name
 
 MAX_HELPER_DEPTH = 4
 
+#: Methods of database wrappers that run a query and return all of its rows.
+SQL_RUNNERS = frozenset({"execute_query", "run_query", "fetch_all", "execute_sql", "run_sql",
+                         "query_df", "read_sql", "fetch_query", "select_all"})
+
 #: Functions that read a whole file object they are given.
 LOADERS = frozenset({"load", "safe_load", "full_load", "unsafe_load", "reader", "DictReader",
                      "read_csv", "read_json", "parse", "loads"})
@@ -751,6 +755,20 @@ class FunctionInterpreter:
                 default = args[1].value if len(args) > 1 else None
                 return self.mapping_param(key, default, node)
 
+        if recv_name is not None and recv_name.split(".")[-1] == "git" and method not in cat.SCALAR_METHODS:
+            # GitPython: ``repo.git.log(...)`` runs the git command and returns its whole stdout
+            self._args_flow(node)
+            return frozenset({Src("TL104", site, f"git {method} output (GitPython)")})
+        if method in SQL_RUNNERS and args:
+            first = args[0].value
+            text = self.string_value(first)
+            argflow = self._args_flow(node)
+            user_sql = text is None and any(p.name.lower() in ("query", "sql", "statement") for p in params(self.expr(first)))
+            if (text is not None and cat.looks_like_sql(text)) or user_sql:
+                bound = self.sql_bound(first, argflow, site) if text is not None else None
+                if bound == "aggregate":
+                    return EMPTY
+                return frozenset({Src("TL101", site, f".{method}()", bound)})
         if method in ("read_text", "read_bytes"):
             return frozenset({Src("TL102", site, f".{method}()")})
         if method in ("iterdir", "rglob") or (method in ("glob", "walk") and not markers(recv)):
@@ -901,10 +919,17 @@ class FunctionInterpreter:
             return None
         if isinstance(func, cst.Attribute):
             base = dotted_name(func.value)
+            meth = func.attr.value
             if base in ("self", "cls") and self.class_name:
-                fn = mod.functions.get(f"{self.class_name}.{func.attr.value}")
+                fn = mod.functions.get(f"{self.class_name}.{meth}")
                 if fn is not None:
                     return mod, fn
+            if base is not None and base.split(".")[0] not in mod.imports.names:
+                # ``db.run_query(...)`` on an instance of a class of this module: the method is
+                # unambiguous when exactly one class here defines it
+                owners = [k for k in mod.functions if k.endswith(f".{meth}") and k.count(".") == 1]
+                if len(owners) == 1:
+                    return mod, mod.functions[owners[0]]
             qn = mod.imports.qualify(func)
             if qn:
                 hit = self.a.project.find_function(qn)

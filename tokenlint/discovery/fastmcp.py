@@ -117,9 +117,50 @@ def _call_registration(
 
 
 def _resolve_callable(
+    mod: ParsedModule, project: Project, node: cst.BaseExpression, cls: str | None, depth: int = 0
+) -> tuple[ParsedModule, cst.FunctionDef, str | None] | None:
+    """The def behind ``fn``, ``self.method``, ``obj.method``, an imported function, or a
+    module-level alias of one (``run = _metadata.run_async``, ``run = wraps(fn)``)."""
+    hit = _resolve_direct(mod, project, node, cls)
+    if hit is not None or depth > 3:
+        return hit
+    if isinstance(node, cst.Name):
+        value = _module_assignment(mod, node.value)
+        if value is not None:
+            return _resolve_callable(mod, project, value, cls, depth + 1)
+    if isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name):
+        # obj.method where ``obj = SomeClass(...)`` at module level (class here or imported)
+        value = _module_assignment(mod, node.value.value)
+        if isinstance(value, cst.Call):
+            cls_name = dotted_name(value.func)
+            if cls_name and f"{cls_name}.{node.attr.value}" in mod.functions:
+                return mod, mod.functions[f"{cls_name}.{node.attr.value}"], cls_name
+            qn = mod.imports.qualify(value.func)
+            if qn:
+                found = project.resolve(qn)
+                if found:
+                    omod, oname = found
+                    fn = omod.functions.get(f"{oname}.{node.attr.value}")
+                    if fn is not None:
+                        return omod, fn, oname
+    if isinstance(node, cst.Call) and node.args:
+        # a wrapper call: functools.partial(fn, ...), wraps(fn), some_decorator(fn)
+        return _resolve_callable(mod, project, node.args[0].value, cls, depth + 1)
+    return None
+
+
+def _module_assignment(mod: ParsedModule, name: str) -> cst.BaseExpression | None:
+    for stmt in mod.tree.body:
+        if isinstance(stmt, cst.SimpleStatementLine):
+            for small in stmt.body:
+                if isinstance(small, cst.Assign) and any(dotted_name(t.target) == name for t in small.targets):
+                    return small.value
+    return None
+
+
+def _resolve_direct(
     mod: ParsedModule, project: Project, node: cst.BaseExpression, cls: str | None
 ) -> tuple[ParsedModule, cst.FunctionDef, str | None] | None:
-    """The def behind ``fn``, ``self.method``, ``obj.method`` or an imported function."""
     if isinstance(node, cst.Name):
         fn = mod.functions.get(node.value)
         if fn is not None:

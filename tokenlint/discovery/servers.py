@@ -10,6 +10,7 @@ get on the parent.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 import libcst as cst
@@ -36,15 +37,25 @@ class ServerRegistry:
     sdk_modules: set[str] = field(default_factory=set)
 
     # -- building -----------------------------------------------------------------------------
-    def scan(self, mod: ParsedModule) -> None:
-        """Record the server classes, server objects and non-server names bound in a module."""
+    def scan_classes(self, mod: ParsedModule) -> bool:
+        """Record subclasses of server classes defined in a module; True when one was new.
+        (Run over all modules until nothing changes: a subclass may live in a later file.)"""
         if any(q.split(".")[0] in ("mcp", "fastmcp") for q in mod.imports.names.values()):
             self.sdk_modules.add(mod.module_name)
+        changed = False
         for name, cls in mod.classes.items():
+            key = f"{mod.module_name}.{name}"
+            if key in self.classes:
+                continue
             for base in cls.bases:
                 fw = self.class_framework(mod, base.value)
                 if fw:
-                    self.classes[f"{mod.module_name}.{name}"] = fw
+                    self.classes[key] = fw
+                    changed = True
+        return changed
+
+    def scan(self, mod: ParsedModule) -> None:
+        """Record the server objects and non-server names bound in a module."""
         for node in _walk(mod.tree):
             if isinstance(node, (cst.Assign, cst.AnnAssign)):
                 value = node.value
@@ -134,8 +145,8 @@ class ServerRegistry:
         if head in ("self", "cls") and dn.count(".") == 1 and mod.module_name in self.sdk_modules:
             # ``self.mcp.tool()`` on an attribute assigned from a factory we cannot see
             return local, UNRESOLVED_FRAMEWORK
-        if "." not in dn and mod.module_name in self.sdk_modules:
-            # a parameter such as ``def register(mcp): @mcp.tool() ...``
+        if "." not in dn and (mod.module_name in self.sdk_modules or _SERVERISH.search(dn)):
+            # a parameter such as ``def register(mcp): @mcp.tool() ...`` or ``mcp_server: Any``
             return local, UNRESOLVED_FRAMEWORK
         return None
 
@@ -168,6 +179,9 @@ class ServerRegistry:
 
     def _parent_of(self, server_id: str) -> str | None:
         return None
+
+
+_SERVERISH = re.compile(r"(mcp|server)", re.I)
 
 
 def _unwrap_optional(node: cst.BaseExpression) -> cst.BaseExpression:
