@@ -96,11 +96,25 @@ def analyse_tool(analyzer: Analyzer, tool: ToolDef) -> ToolFacts:
                 continue
             seen.add(key)
             facts.flows.append(_classify(src, checked, ret_site))
+    # deterministic order, worst first (set iteration order varies between runs)
+    facts.flows.sort(key=lambda f: (_KIND_ORDER.index(f.kind), f.src.code, f.src.what, f.param or "",
+                                    _line(f.src.site), _line(f.bound_site)))
     if any(f.kind is FlowKind.ESTIMATED for f in facts.flows):
         facts.estimates = True
     facts.continuation, facts.hint_site = _continuation(tool, interp, summary)
     facts.definition_text = _definition_text(tool)
     return facts
+
+
+_KIND_ORDER = [FlowKind.UNBOUNDED, FlowKind.DEFAULT_ALL, FlowKind.CALLER, FlowKind.HUGE,
+               FlowKind.CAPPED, FlowKind.ESTIMATED]
+
+
+def _line(site: Site | None) -> tuple[str, int, int]:
+    if site is None:
+        return ("", 0, 0)
+    line, col, _, _ = site.module.position(site.node)
+    return (site.module.display_path, line, col)
 
 
 def _classify(src: Src, checked: dict, ret_site: Site) -> DataFlow:

@@ -47,7 +47,7 @@ class Rule:
     """Base class of every rule. Class attributes:
 
     ``code`` (``"TL101"``), ``name`` (kebab-case, names the pattern), ``summary`` (one line),
-    ``fixable`` (whether ``tokenlint fix`` has a codemod for it), ``VALID``/``INVALID`` examples.
+    ``fixable`` (True only once a codemod of ``tokenlint fix`` rewrites it; none does yet), ``VALID``/``INVALID`` examples.
     """
 
     code: ClassVar[str] = ""

@@ -33,7 +33,7 @@ class UnboundedQueryResult(SourceRule):
     ```
 
     ## Fix
-    `tokenlint fix` routes the result through `tokenlint.runtime.fit_response`, which returns
+    Route the result through `tokenlint.runtime.fit_response`, which returns
     it unchanged when it fits the budget and pages it (50→40→30→20→10 records) with a
     `next_cursor` otherwise. A `LIMIT` with an `offset`/`cursor` parameter is the manual fix.
 

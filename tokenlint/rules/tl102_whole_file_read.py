@@ -31,7 +31,7 @@ class WholeFileRead(SourceRule):
     ```
 
     ## Fix
-    `tokenlint fix` serves the text in pages cut at line boundaries, each with a footer and a
+    `tokenlint.runtime.fit_response` serves the text in pages cut at line boundaries, each with a footer and a
     `next_action` that reads the next page.
 
     ## References

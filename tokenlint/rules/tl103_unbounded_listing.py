@@ -23,7 +23,7 @@ class UnboundedListing(SourceRule):
     ```
 
     ## Fix
-    Page the listing (`tokenlint fix` adds `fit_response` and a `cursor` parameter), or list one
+    Page the listing (`fit_response` and a `cursor` parameter), or list one
     directory level with a clamped `limit` and an `offset`.
 
     ## References

@@ -23,7 +23,7 @@ class UnboundedProcessOutput(SourceRule):
     ```
 
     ## Fix
-    Page the text (`tokenlint fix`), or bound the command itself (`git log -n 50 --skip N`) and
+    Page the text (`fit_response`), or bound the command itself (`git log -n 50 --skip N`) and
     say in the response how to get the next page.
 
     ## References

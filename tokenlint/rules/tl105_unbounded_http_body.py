@@ -24,7 +24,7 @@ class UnboundedHttpBody(SourceRule):
 
     ## Fix
     Request one page (`per_page`, `page`) and return the next page's token, or let
-    `tokenlint fix` page the body with `fit_response`.
+    page the body with `tokenlint.runtime.fit_response`.
 
     ## References
     - [Claude Code: MCP output limits](https://code.claude.com/docs/en/mcp)

@@ -35,7 +35,7 @@ class UnclampedLimit(Rule):
     ```
 
     ## Fix
-    `tokenlint fix` clamps the value where it is used (`min(limit, 100)`).
+    Clamp the value where it is used (`min(limit, 100)`) or in the signature (`Field(le=100)`).
 
     ## References
     - [PagerDuty MCP server #62: `limit` ignored, 1,000 records returned](https://github.com/PagerDuty/pagerduty-mcp-server/issues/62)
@@ -44,7 +44,6 @@ class UnclampedLimit(Rule):
     code = "TL107"
     name = "unclamped-limit"
     summary = "A caller-supplied `limit` / `max_results` used with no enforced maximum"
-    fixable = True
     VALID = [
         Valid(
             "from mcp.server.fastmcp import FastMCP\n"

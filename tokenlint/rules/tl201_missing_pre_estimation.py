@@ -40,7 +40,7 @@ class MissingPreEstimation(Rule):
     ```
 
     ## Fix
-    `tokenlint fix` inserts the `fit_response` call with the budget visible at the call site.
+    Call `tokenlint.runtime.fit_response` at the return, with the budget visible at the call site.
 
     ## References
     - [Claude Code: MCP output limits](https://code.claude.com/docs/en/mcp)
@@ -49,7 +49,6 @@ class MissingPreEstimation(Rule):
     code = "TL201"
     name = "missing-pre-estimation"
     summary = "A collection or text returned without a token estimate against a budget"
-    fixable = True
     VALID = [
         Valid(
             "from mcp.server.fastmcp import FastMCP\n"

@@ -34,7 +34,7 @@ class SilentTruncation(Rule):
     ```
 
     ## Fix
-    `tokenlint fix` adds a continuation (a `cursor` parameter and `next_action`) through
+    Add a continuation (a `cursor` parameter and `next_action`) through
     `tokenlint.runtime.fit_response`.
 
     ## References
@@ -44,7 +44,6 @@ class SilentTruncation(Rule):
     code = "TL301"
     name = "silent-truncation"
     summary = "A fixed cap or slice with no NextAction, cursor or resource URI in the response"
-    fixable = True
     VALID = [
         Valid(
             "from mcp.server.fastmcp import FastMCP\n"
