@@ -289,3 +289,22 @@ def test_pathological_nesting_is_tl001(tmp_path, expr):
     write(tmp_path, "deep.py", MCP_HEADER.decode() + f"x = {expr}\n")
     data = json.loads(run("--format", "json", tmp_path).stdout)
     assert [f["message"].split(": ", 1)[1] for f in data["findings"]][0].startswith("too deeply nested")
+
+
+def test_enum_member_tool_names(tmp_path):
+    write(tmp_path, "server.py", (
+        "from enum import Enum\n"
+        "from mcp.server.mcpserver import MCPServer\n"
+        "class GitTools(str, Enum):\n"
+        "    STATUS = 'git_status'\n"
+        "def create_server():\n"
+        "    server = MCPServer('git')\n"
+        "    @server.tool(name=GitTools.STATUS.value)\n"
+        "    def status(repo_path: str) -> str:\n"
+        "        return 'clean'\n"
+        "    return server\n"
+    ))
+    data = json.loads(run("--format", "json", tmp_path).stdout)
+    assert [(t["name"], t["function"], t["framework"]) for t in data["tools"]] == [
+        ("git_status", "status", "mcp-mcpserver")
+    ]

@@ -28,15 +28,34 @@ def walk_with_class(root: cst.CSTNode) -> Iterator[tuple[cst.CSTNode, str | None
         stack.extend((child, inner) for child in reversed(node.children))
 
 
-def _tool_name_args(call: cst.Call | None) -> str | None:
+def _tool_name_args(call: cst.Call | None, mod: ParsedModule | None = None) -> str | None:
+    """The literal ``name`` of a registration call: a string, or an Enum member of this module
+    whose value is one (``name=GitTools.STATUS.value``)."""
     if call is None:
         return None
     for arg in call.args:
         if arg.keyword is not None and arg.keyword.value == "name":
-            return _string(arg.value)
+            return _literal_name(arg.value, mod)
     for arg in call.args:
         if arg.keyword is None:
-            return _string(arg.value)
+            return _literal_name(arg.value, mod)
+    return None
+
+
+def _literal_name(node: cst.BaseExpression, mod: ParsedModule | None) -> str | None:
+    text = _string(node)
+    if text is not None or mod is None:
+        return text
+    dn = dotted_name(node)
+    if dn is None:
+        return None
+    parts = dn.split(".")
+    if parts[-1] == "value":
+        parts = parts[:-1]
+    if len(parts) == 2 and parts[0] in mod.classes:
+        from tokenlint.discovery.lowlevel import _class_attr_literal
+
+        return _class_attr_literal(mod.classes[parts[0]], parts[1])
     return None
 
 
@@ -55,7 +74,7 @@ def find_fastmcp_tools(mod: ParsedModule, project: Project, servers: ServerRegis
                 server = servers.server_of(mod, target.value, project)
                 if server is None:
                     continue
-                name = _tool_name_args(call) or node.name.value
+                name = _tool_name_args(call, mod) or node.name.value
                 tools.append(_make(mod, servers, node, server, name, cls, dec))
                 registered.add(id(node))
                 break
@@ -85,7 +104,7 @@ def _call_registration(
         if target is None:
             return None
         tmod, fn, fcls = target
-        name = _tool_name_args(func) or fn.name.value
+        name = _tool_name_args(func, mod) or fn.name.value
         return _make(tmod, servers, fn, server, name, fcls, call)
     if not isinstance(func, cst.Attribute) or func.attr.value not in ("add_tool", "tool"):
         return None
@@ -98,14 +117,14 @@ def _call_registration(
     name = None
     for arg in call.args[1:]:
         if arg.keyword is not None and arg.keyword.value == "name":
-            name = _string(arg.value)
+            name = _literal_name(arg.value, mod)
     # x.add_tool(Tool.from_function(fn, name=...))
     if isinstance(first, cst.Call) and isinstance(first.func, cst.Attribute) and first.func.attr.value == "from_function":
         if not first.args:
             return None
         for arg in first.args[1:]:
             if arg.keyword is not None and arg.keyword.value == "name":
-                name = _string(arg.value)
+                name = _literal_name(arg.value, mod)
         first = first.args[0].value
     if isinstance(first, (cst.SimpleString, cst.ConcatenatedString)):
         return None
