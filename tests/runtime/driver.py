@@ -72,6 +72,7 @@ def first_cursor(page: dict[str, Any]) -> str:
 async def main(server: str, out_path: str) -> None:
     env = dict(os.environ)
     env["FASTMCP_CHECK_FOR_UPDATES"] = "off"
+    env["FASTMCP_LOG_LEVEL"] = "WARNING"
     params = StdioServerParameters(command=sys.executable, args=[server], env=env,
                                    cwd=os.path.dirname(server))
     obs: dict[str, Any] = {}

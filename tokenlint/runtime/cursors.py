@@ -28,6 +28,8 @@ import time
 from dataclasses import dataclass
 from typing import Any, Mapping
 
+from .sdk_errors import flavoured
+
 __all__ = ["CursorError", "CursorPosition", "fingerprint_arguments", "mint_cursor", "read_cursor",
            "new_entry_id", "ENTRY_ID_BYTES", "CURSOR_ARGUMENT"]
 
@@ -46,6 +48,10 @@ class CursorError(ValueError):
     ``reason`` is one of ``"malformed"``, ``"tampered"``, ``"expired"``, ``"foreign"``,
     ``"evicted"``; ``tool`` is the tool to call again (without ``cursor``).
     """
+
+    def __new__(cls, *args: Any, **kwargs: Any) -> "CursorError":
+        # an instance of a subclass that is also the loaded SDK's ToolError (sdk_errors.py)
+        return super().__new__(flavoured(cls, "tool") if cls is CursorError else cls, *args)
 
     def __init__(self, message: str, *, reason: str, tool: str) -> None:
         super().__init__(message)

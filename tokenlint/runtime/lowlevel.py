@@ -30,9 +30,6 @@ CURSOR_INPUT_SCHEMA: dict[str, Any] = {
     "description": "Opaque cursor from a previous response's next_action; omit for the first page.",
 }
 
-_ESTIMATORS: dict[Any, TokenEstimator] = {}
-
-
 def with_cursor_parameter(input_schema: Mapping[str, Any]) -> dict[str, Any]:
     """A copy of a tool's ``inputSchema`` with an optional ``cursor`` property added."""
     schema = copy.deepcopy(dict(input_schema))
@@ -48,21 +45,30 @@ def fit_json_text(
     arguments: Mapping[str, Any] | None,
     cursor: str | None = None,
     max_tokens: int = DEFAULT_MAX_RESPONSE_TOKENS,
-    indent: int | None = None,
-    **options: Any,
+    store: Any = None,
+    session_id: str | None = None,
+    page_sizes: Any = None,
+    exact: bool = True,
+    **json_kwargs: Any,
 ) -> str:
-    """``fit_response`` for a branch that sends text: the value, page or text page as a str.
+    """``fit_response`` for a branch that sends ``json.dumps(value, **json_kwargs)``.
 
-    Non-str results are rendered with ``json.dumps(..., indent=indent)`` (``indent=None``: what
-    ``json.dumps(rows)`` gives) and measured in that rendering. Raises ``CursorError`` like
-    ``fit_response``; a low-level server turns it into an ``isError`` result with its message.
+    Returns that very text when it fits ``max_tokens`` (tokens), else a page rendered the same way
+    (a text page for a str ``value``). Pages are measured in that rendering, so ``ensure_ascii``,
+    ``indent`` or ``default`` given here count. ``exact=False`` never loads tiktoken. Raises
+    ``CursorError`` like ``fit_response``; a low-level server turns it into an ``isError`` result
+    with its message.
     """
-    if "estimator" not in options:
-        if indent not in _ESTIMATORS:
-            _ESTIMATORS[indent] = TokenEstimator(json_indent=indent)
-        options["estimator"] = _ESTIMATORS[indent]
+    def dumps(v: Any) -> str:
+        return json.dumps(v, **json_kwargs)
+
+    estimator = TokenEstimator("auto" if exact else "fast", renderer=dumps)
+    options: dict[str, Any] = {}
+    if page_sizes is not None:
+        options["page_sizes"] = page_sizes
     result = fit_response(value, tool=tool, arguments=arguments, cursor=cursor,
-                          max_tokens=max_tokens, **options)
-    if isinstance(result, str):
+                          max_tokens=max_tokens, store=store, session_id=session_id,
+                          estimator=estimator, **options)
+    if isinstance(result, str) and (result is not value or isinstance(value, str)):
         return result
-    return json.dumps(result, indent=indent, ensure_ascii=False, default=str)
+    return dumps(result)

@@ -24,13 +24,23 @@ import json
 from typing import Any, Mapping
 
 from .estimator import render_json
+from .sdk_errors import flavoured
 from .store import ResultStore, StoredResult, default_store
 
-__all__ = ["RESULT_URI_PREFIX", "register_result_resource", "read_stored_result",
+__all__ = ["ResultNotFoundError", "RESULT_URI_PREFIX", "register_result_resource", "read_stored_result",
            "resource_link", "as_content_blocks", "session_id_from_context"]
 
 #: Scheme and path of stored-result URIs; the entry id follows.
 RESULT_URI_PREFIX = "tokenlint://results/"
+
+
+class ResultNotFoundError(ValueError):
+    """No stored result at a URI (unknown, expired, or another session's). A ``ValueError``;
+    also the loaded SDK's ``ResourceError`` so its message reaches the client."""
+
+    def __new__(cls, *args: Any, **kwargs: Any) -> "ResultNotFoundError":
+        return super().__new__(flavoured(cls, "resource") if cls is ResultNotFoundError else cls,
+                               *args)
 
 
 def session_id_from_context(ctx: Any) -> str | None:
@@ -90,7 +100,7 @@ def read_stored_result(uri_or_id: str, *, store: ResultStore | None = None,
                        session_id: str | None = None) -> str:
     """The full stored result behind ``uri_or_id`` as text (JSON for records, the str for text).
 
-    Raises ``ValueError`` with the same message whether the result is unknown, expired, or stored
+    Raises ``ResultNotFoundError`` (a ``ValueError``) with the same message whether the result is unknown, expired, or stored
     for another session (so a foreign reader learns nothing).
     """
     store = store if store is not None else default_store()
@@ -98,7 +108,7 @@ def read_stored_result(uri_or_id: str, *, store: ResultStore | None = None,
         else uri_or_id
     entry = store.get(entry_id)
     if entry is None or (entry.session_id or None) != (session_id or None):
-        raise ValueError(
+        raise ResultNotFoundError(
             "no stored result at this URI: results expire after some minutes and belong to the "
             "client session that created them; call the tool again")
     return _full_text(entry)

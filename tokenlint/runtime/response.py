@@ -108,6 +108,7 @@ class _Pager:
         self.page_sizes = page_sizes
         self.stored = True
         self._summarizer: OmittedSummarizer | None = None
+        self.fast_cumulative: list[int] = [0]
 
     # -- continuation ------------------------------------------------------------------------
     def cursor(self, offset: int, part: int) -> str | None:
@@ -179,15 +180,17 @@ class _Pager:
                                      None if last else cursor, omitted_for(k))
 
             # cheap lower bound on a page's tokens: fast estimates of the records, summed
-            fast_cum: list[int] = [0]
+            fast_cum: list[int] = self.fast_cumulative if offset == 0 else [0]
 
             def too_big(k: int) -> bool:
                 while len(fast_cum) <= k:
                     i = offset + len(fast_cum) - 1
-                    fast_cum.append(fast_cum[-1] + self.est.fast_text_tokens(render_json(items[i])))
+                    item_tokens = self.est.fast_text_tokens(_item_text(self.est, items[i]))
+                    fast_cum.append(fast_cum[-1] + item_tokens)
                     if fast_cum[-1] > 2 * self.max_tokens:
                         return True
-                limit = self.max_tokens if self.est.mode == "fast" else 2 * self.max_tokens
+                limit = (self.est.fast_limit(self.max_tokens) if not self.est.exact_available
+                         else 2 * self.max_tokens)
                 return fast_cum[k] > limit
 
             def fits_k(k: int) -> bool:
@@ -311,8 +314,18 @@ class _Pager:
         return body + footer
 
 
-def _fits_as_is(value: Any, est: TokenEstimator, max_tokens: int) -> bool:
-    """Whether the unchanged value is within budget, cheaply for big collections."""
+def _item_text(est: TokenEstimator, item: Any) -> str:
+    """A record as it appears inside the rendered list (a str record is quoted)."""
+    return est.render(item) if not isinstance(item, str) else json.dumps(item, ensure_ascii=False)
+
+
+def _fits_as_is(value: Any, est: TokenEstimator, max_tokens: int,
+                cumulative: list[int]) -> bool:
+    """Whether the unchanged value is within budget, cheaply for big collections.
+
+    For a collection, appends the running sum of the records' fast token estimates to
+    ``cumulative`` (reused to size the first page).
+    """
     if isinstance(value, str):
         return est.fits(value, max_tokens)
     items: list[Any] | None = None
@@ -325,16 +338,17 @@ def _fits_as_is(value: Any, est: TokenEstimator, max_tokens: int) -> bool:
         if key is not None:
             items = value[key]
             rest = {k: v for k, v in value.items() if k != key}
-            rest_tokens = est.fast_text_tokens(render_json(rest)) + 4
+            rest_tokens = est.fast_text_tokens(est.render(rest)) + 4
     if items is not None:
         # sum fast (conservative) estimates; stop as soon as the sum is certainly over budget
-        limit = max_tokens if est.mode == "fast" else 2 * max_tokens
-        total = rest_tokens
+        limit = max_tokens if not est.exact_available else 2 * max_tokens
+        running = 0
         for it in items:
-            total += est.fast_text_tokens(render_json(it)) + 2
-            if total > limit:
+            running += est.fast_text_tokens(_item_text(est, it))
+            cumulative.append(running)
+            if running + rest_tokens + 2 * len(cumulative) > limit:
                 return False
-        if total <= max_tokens:
+        if running + rest_tokens + 2 * len(cumulative) <= est.fast_limit(max_tokens):
             return True
     return est.fits(est.render(value), max_tokens)
 
@@ -400,7 +414,8 @@ def fit_response(
                               reason="tampered", tool=tool)
         return pager.record_page(pos.offset, pos.part, first=False)
 
-    if _fits_as_is(value, est, max_tokens):
+    cumulative: list[int] = []
+    if _fits_as_is(value, est, max_tokens, cumulative):
         return value
 
     entry_id = new_entry_id()
@@ -425,6 +440,7 @@ def fit_response(
     pager = _Pager(entry, tool=tool, arguments=arguments, session_id=session_id, store=store,
                    estimator=est, max_tokens=max_tokens, page_sizes=page_sizes)
     pager.stored = store.put(entry)
+    pager.fast_cumulative = [0] + cumulative
     if entry.kind == "text":
         return pager.text_page(0)
     if entry.kind == "value":

@@ -8,10 +8,15 @@ from typing_extensions import TypedDict
 
 from mcp.server.fastmcp import Context, FastMCP
 
-import common
-from tokenlint.runtime import Paged, as_content_blocks, register_result_resource, session_id_from_context
+import runtime_fixture_data as common
+from tokenlint.runtime import (
+    Paged,
+    as_content_blocks,
+    register_result_resource,
+    session_id_from_context,
+)
 
-mcp = FastMCP("tokenlint-fixture-fastmcp-sdk1")
+mcp = FastMCP("tokenlint-fixture-fastmcp-sdk1", log_level="WARNING")
 register_result_resource(mcp, store=common.STORE)
 
 
@@ -26,18 +31,19 @@ class User(TypedDict):
 
 @mcp.tool()
 def list_users(ctx: Context, n: int = 300, role: Optional[str] = None,
-               cursor: Optional[str] = None) -> list:
+               cursor: Optional[str] = None) -> Paged[list]:
     return common.page_list_users(n, role, cursor, session_id_from_context(ctx))
 
 
 @mcp.tool()
-def list_users_raw(n: int = 300, role: Optional[str] = None) -> list:
+def list_users_raw(n: int = 300, role: Optional[str] = None) -> Paged[list]:
     return common.users(n, role)
 
 
 @mcp.tool(structured_output=False)
 def list_users_plain(ctx: Context, n: int = 300, cursor: Optional[str] = None):
-    return common.page_list_users(n, None, cursor, session_id_from_context(ctx))
+    return common.page_list_users(n, None, cursor, session_id_from_context(ctx),
+                                  tool="list_users_plain")
 
 
 @mcp.tool(structured_output=False)
@@ -47,16 +53,19 @@ def list_users_plain_raw(n: int = 300):
 
 @mcp.tool(structured_output=False)
 def list_users_linked(ctx: Context, n: int = 300, cursor: Optional[str] = None):
-    return as_content_blocks(common.page_list_users(n, None, cursor, session_id_from_context(ctx)))
+    page = common.page_list_users(n, None, cursor, session_id_from_context(ctx),
+                                  tool="list_users_linked")
+    return as_content_blocks(page)
 
 
 @mcp.tool()
 def typed_users(ctx: Context, n: int = 300, cursor: Optional[str] = None) -> Paged[list[User]]:
-    return common.page_list_users(n, None, cursor, session_id_from_context(ctx))
+    return common.page_list_users(n, None, cursor, session_id_from_context(ctx),
+                                  tool="typed_users")
 
 
 @mcp.tool()
-def get_report(ctx: Context, n: int = 300, cursor: Optional[str] = None) -> dict:
+def get_report(ctx: Context, n: int = 300, cursor: Optional[str] = None) -> Paged[dict]:
     return common.page_get_report(n, cursor, session_id_from_context(ctx))
 
 
@@ -71,12 +80,12 @@ def big_records(ctx: Context, cursor: Optional[str] = None) -> Paged[list[dict]]
 
 
 @mcp.tool()
-def expiring(ctx: Context, cursor: Optional[str] = None) -> dict:
+def expiring(ctx: Context, cursor: Optional[str] = None) -> Paged[dict]:
     return common.page_expiring(cursor, session_id_from_context(ctx))
 
 
 @mcp.tool()
-def many(ctx: Context, i: int, cursor: Optional[str] = None) -> dict:
+def many(ctx: Context, i: int, cursor: Optional[str] = None) -> Paged[dict]:
     return common.page_many(i, cursor, session_id_from_context(ctx))
 
 

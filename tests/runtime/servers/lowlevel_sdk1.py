@@ -7,8 +7,8 @@ import mcp.types as types
 from mcp.server.lowlevel import Server
 from mcp.server.stdio import stdio_server
 
-import common
-import lowlevel_common
+import runtime_fixture_data as common
+import runtime_fixture_lowlevel as lowlevel_common
 from tokenlint.runtime import RESULT_URI_PREFIX, read_stored_result
 
 server: Server = Server("tokenlint-fixture-lowlevel-sdk1")

@@ -83,9 +83,12 @@ def args(**kwargs: Any) -> dict[str, Any]:
     return dict(kwargs)
 
 
-def page_list_users(n: int, role: str | None, cursor: str | None, session_id: str | None = None):
-    return fit_response(users(n, role), tool="list_users",
-                        arguments=args(n=n, role=role, cursor=cursor), cursor=cursor,
+def page_list_users(n: int, role: str | None, cursor: str | None, session_id: str | None = None,
+                    tool: str = "list_users"):
+    """``list_users`` (with ``role``) or a variant tool ``tool`` (arguments ``n`` and ``cursor``)."""
+    arguments = args(n=n, role=role, cursor=cursor) if tool == "list_users" else \
+        args(n=n, cursor=cursor)
+    return fit_response(users(n, role), tool=tool, arguments=arguments, cursor=cursor,
                         max_tokens=MAX_TOKENS, session_id=session_id, store=STORE)
 
 

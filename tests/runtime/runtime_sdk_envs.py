@@ -1,0 +1,99 @@
+"""Create (once) and reuse one virtual environment per MCP SDK major under ``<repo>/.venvs/``.
+
+mcp 1.x and 2.x cannot share an environment, and standalone fastmcp 3.x pins mcp<2 while 4.x
+needs mcp>=2, so:
+
+* ``.venvs/mcp1``: ``mcp>=1.24,<2`` + ``fastmcp>=3,<4``
+* ``.venvs/mcp2``: ``mcp>=2,<3`` + ``fastmcp>=4,<5``
+
+A venv is reused when its marker file names the same requirements and ``import mcp, fastmcp``
+works; otherwise it is rebuilt. A file lock (``fcntl``) keeps concurrent pytest runs from building
+the same venv twice. Only ``pip install`` from the configured package index touches the network.
+The runtime itself is not installed there: it is stdlib-only and reached through
+``PYTHONPATH=<repo>``.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+VENVS = REPO / ".venvs"
+
+REQUIREMENTS: dict[str, list[str]] = {
+    "mcp1": ["mcp>=1.24,<2", "fastmcp>=3,<4"],
+    "mcp2": ["mcp>=2,<3", "fastmcp>=4,<5"],
+}
+
+
+#: (id, venv, server script) of every end-to-end fixture server (tests/runtime/servers/).
+SERVERS = [
+    ("fastmcp-sdk1", "mcp1", "fastmcp_sdk1.py"),
+    ("standalone-fastmcp3", "mcp1", "standalone_fastmcp.py"),
+    ("lowlevel-sdk1", "mcp1", "lowlevel_sdk1.py"),
+    ("mcpserver-sdk2", "mcp2", "mcpserver_sdk2.py"),
+    ("standalone-fastmcp4", "mcp2", "standalone_fastmcp.py"),
+    ("lowlevel-sdk2", "mcp2", "lowlevel_sdk2.py"),
+]
+
+
+class VenvError(RuntimeError):
+    """A venv could not be created; the message ends with pip's output."""
+
+
+def venv_python(name: str) -> Path:
+    return VENVS / name / "bin" / "python"
+
+
+def _healthy(name: str) -> bool:
+    marker = VENVS / name / ".tokenlint-ready"
+    py = venv_python(name)
+    if not (marker.exists() and py.exists()):
+        return False
+    if marker.read_text() != "\n".join(REQUIREMENTS[name]):
+        return False
+    probe = subprocess.run([str(py), "-c", "import mcp, fastmcp, anyio"], capture_output=True)
+    return probe.returncode == 0
+
+
+def ensure_venv(name: str) -> Path:
+    """Path of the venv's python, creating the venv if needed (blocking, locked)."""
+    VENVS.mkdir(exist_ok=True)
+    with open(VENVS / f".{name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            if _healthy(name):
+                return venv_python(name)
+            target = VENVS / name
+            if target.exists():
+                shutil.rmtree(target)
+            subprocess.run([sys.executable, "-m", "venv", str(target)], check=True,
+                           capture_output=True)
+            pip = subprocess.run(
+                [str(venv_python(name)), "-m", "pip", "install", "--disable-pip-version-check",
+                 "-q", *REQUIREMENTS[name]],
+                capture_output=True, text=True, timeout=900,
+            )
+            if pip.returncode != 0:
+                raise VenvError(f"pip install {' '.join(REQUIREMENTS[name])} failed:\n"
+                                + (pip.stdout + pip.stderr)[-3000:])
+            (target / ".tokenlint-ready").write_text("\n".join(REQUIREMENTS[name]))
+            return venv_python(name)
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+
+
+def driver_env() -> dict[str, str]:
+    """Environment for the driver and the servers: the repo on PYTHONPATH, no update checks."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = str(REPO) + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH")
+                                     else "")
+    env["FASTMCP_CHECK_FOR_UPDATES"] = "off"
+    env["FASTMCP_LOG_LEVEL"] = "WARNING"
+    env.pop("VIRTUAL_ENV", None)
+    return env
