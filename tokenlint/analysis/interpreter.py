@@ -66,7 +66,6 @@ class Summary:
     returns: list[tuple[Site, Flow]] = field(default_factory=list)
     checks: list[SizeCheck] = field(default_factory=list)
     runtime_fit: bool = False
-    hint_texts: list[Site] = field(default_factory=list)
 
     def returned(self) -> Flow:
         return union(*(f for _, f in self.returns))
@@ -290,11 +289,9 @@ class FunctionInterpreter:
     def if_(self, node: cst.If) -> bool:
         self.condition(node.test)
         base = dict(self.env)
-        disabled = self._disabled_guard(node.test)
         envs = []
         if self.block(_block(node.body)):
             envs.append(self.env)
-        body_env = self.env
         self.env = dict(base)
         if isinstance(node.orelse, cst.If):
             falls = self.if_(node.orelse)
@@ -309,7 +306,6 @@ class FunctionInterpreter:
             self.env = base
             return False
         self.env = _join(envs, base)
-        del body_env, disabled
         return True
 
     def for_(self, node: cst.For) -> None:
@@ -906,18 +902,14 @@ class FunctionInterpreter:
 
     # -- helpers ------------------------------------------------------------------------------
     def resolve_helper(self, func: cst.BaseExpression):
+        """The (module, def) a call reaches: a function of this module, a method of this class
+        (``self.m``) or of the one class here defining it (``db.m``), or an imported function."""
         mod = self.mod
         if isinstance(func, cst.Name):
             fn = mod.functions.get(func.value)
             if fn is not None:
                 return mod, fn
-            qn = mod.imports.qualify(func)
-            if qn:
-                hit = self.a.project.find_function(qn)
-                if hit:
-                    return hit
-            return None
-        if isinstance(func, cst.Attribute):
+        elif isinstance(func, cst.Attribute):
             base = dotted_name(func.value)
             meth = func.attr.value
             if base in ("self", "cls") and self.class_name:
@@ -930,12 +922,10 @@ class FunctionInterpreter:
                 owners = [k for k in mod.functions if k.endswith(f".{meth}") and k.count(".") == 1]
                 if len(owners) == 1:
                     return mod, mod.functions[owners[0]]
-            qn = mod.imports.qualify(func)
-            if qn:
-                hit = self.a.project.find_function(qn)
-                if hit:
-                    return hit
-        return None
+        else:
+            return None
+        qn = mod.imports.qualify(func)
+        return self.a.project.find_function(qn) if qn else None
 
     def call_helper(self, node: cst.Call, module, fn: cst.FunctionDef) -> Flow:
         summary = self.a.helper_summary(module, fn, self.depth)

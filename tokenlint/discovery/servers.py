@@ -168,17 +168,11 @@ class ServerRegistry:
             yield qn
 
     def prefixed(self, server_id: str | None, name: str) -> str:
-        """The client-visible name of a tool registered on ``server_id`` (mount prefixes applied,
-        innermost first, ``{prefix}_{name}`` as fastmcp composes them)."""
-        seen = set()
-        while server_id in self.mounts and server_id not in seen:
-            seen.add(server_id)
-            name = f"{self.mounts[server_id]}_{name}"
-            server_id = self._parent_of(server_id)
-        return name
-
-    def _parent_of(self, server_id: str) -> str | None:
-        return None
+        """The client-visible name of a tool registered on ``server_id``: ``{prefix}_{name}``
+        as fastmcp composes it when the server is mounted with a prefix (one level; a mount of
+        the parent itself is not followed)."""
+        prefix = self.mounts.get(server_id) if server_id else None
+        return f"{prefix}_{name}" if prefix else name
 
 
 _SERVERISH = re.compile(r"(mcp|server)", re.I)
