@@ -13,8 +13,11 @@ from pathlib import Path
 import click
 
 from tokenlint import __version__
-from tokenlint.config import DEFAULT_MAX_RESPONSE_TOKENS, FAIL_ON_CHOICES, ConfigError, find_config, load_settings
+from tokenlint.config import (
+    DEFAULT_MAX_RESPONSE_TOKENS, FAIL_ON_CHOICES, ConfigError, find_config, load_settings, settings_text,
+)
 from tokenlint.model import Risk
+from tokenlint.report import FORMATS, RENDERERS
 
 
 def _codes(value: str | None) -> tuple[str, ...] | None:
@@ -37,8 +40,19 @@ def main() -> None:
 
 @main.command()
 @click.argument("paths", nargs=-1, type=click.Path())
-@click.option("-f", "--format", "--output-format", "fmt", type=click.Choice(["text", "json"]), default="text",
-              show_default=True, help="Report format: text (diagnostics + risk table) or json (versioned contract).")
+@click.option("-f", "--format", "--output-format", "fmt", type=click.Choice(FORMATS), default="text",
+              show_default=True,
+              help="Report format: " + "; ".join(f"{k}: {r.HELP}" for k, r in RENDERERS.items()) + ".")
+@click.option("-o", "--output-file", type=click.Path(dir_okay=False),
+              help="Write the report to this file instead of stdout (the summary still goes to stderr).")
+@click.option("--statistics", is_flag=True,
+              help="Print how many findings each rule produced (count, code, name) instead of the findings.")
+@click.option("--baseline", "baseline_file", type=click.Path(dir_okay=False),
+              help="Report only findings beyond those recorded in this file by --write-baseline.")
+@click.option("--write-baseline", "write_baseline_file", type=click.Path(dir_okay=False),
+              help="Record every current finding in this file (per path, tool and code, with counts) and exit 0.")
+@click.option("--show-files", is_flag=True, help="Print the files that would be checked, one per line, and exit.")
+@click.option("--show-settings", is_flag=True, help="Print the settings in effect (after config and flags) and exit.")
 @click.option("--select", help="Comma-separated rule codes or prefixes to enable (e.g. TL1,TL201; ALL).")
 @click.option("--extend-select", help="Codes or prefixes to enable on top of the configured selection.")
 @click.option("--ignore", help="Comma-separated rule codes or prefixes to disable.")
@@ -53,15 +67,21 @@ def main() -> None:
               help="Apply `exclude` to files named on the command line too (for pre-commit).")
 @click.option("--no-respect-gitignore", "no_gitignore", is_flag=True, help="Also check files .gitignore ignores.")
 @click.option("-q", "--quiet", is_flag=True, help="Print diagnostics only: no risk table, no summary.")
-def check(paths, fmt, select, extend_select, ignore, fail_on, exit_zero, max_response_tokens, config_path,
+def check(paths, fmt, output_file, statistics, baseline_file, write_baseline_file, show_files, show_settings,
+          select, extend_select, ignore, fail_on, exit_zero, max_response_tokens, config_path,
           force_exclude, no_gitignore, quiet) -> None:
     """Check PATHS (default: .) and report each finding and each tool's risk level.
 
     Text output is one line per finding, `path:line:col: CODE [*] message` ([*] = fixable with
     `tokenlint fix`), then a table of tools sorted by risk; the summary goes to stderr.
     """
+    from dataclasses import replace
+
+    from tokenlint import baseline
     from tokenlint.engine import check_paths
-    from tokenlint.report import render
+    from tokenlint.progress import make_progress
+    from tokenlint.report import is_human, render
+    from tokenlint.report.statistics import STATISTICS_FORMATS, render_statistics
     from tokenlint.report.text import summary
 
     paths = list(paths) or ["."]
@@ -82,58 +102,116 @@ def check(paths, fmt, select, extend_select, ignore, fail_on, exit_zero, max_res
     except ConfigError as exc:
         click.echo(f"tokenlint: error: {exc}", err=True)
         sys.exit(2)
+    if show_settings:
+        click.echo(settings_text(settings), nl=False)
+        sys.exit(0)
+    if show_files:
+        from tokenlint.files import expand_paths
+
+        for source in expand_paths(paths, settings):
+            click.echo(source.display)
+        sys.exit(0)
+    if statistics and fmt not in STATISTICS_FORMATS:
+        click.echo(f"tokenlint: error: --statistics prints text or json, not {fmt}", err=True)
+        sys.exit(2)
     try:
-        run = check_paths(paths, settings)
+        known = baseline.load(baseline_file) if baseline_file else None
+    except baseline.BaselineError as exc:
+        click.echo(f"tokenlint: error: {exc}", err=True)
+        sys.exit(2)
+    progress = make_progress(is_human(fmt), quiet)
+    try:
+        run = check_paths(paths, settings, progress)
     except Exception as exc:  # tokenlint's own failure: one line, exit 2
         click.echo(f"tokenlint: internal error: {type(exc).__name__}: {exc}", err=True)
         sys.exit(2)
+    finally:
+        if progress is not None:
+            progress.close()
     result = run.result
-    if quiet and fmt == "text":
-        from dataclasses import replace
-
+    try:
+        if write_baseline_file:
+            baseline.write(result.findings, write_baseline_file)
+        if known is not None:
+            filtered = baseline.filter_new(result, known, baseline_file)
+            result = filtered.result
+    except baseline.BaselineError as exc:
+        click.echo(f"tokenlint: error: {exc}", err=True)
+        sys.exit(2)
+    if statistics:
+        out = render_statistics(fmt, result)
+    elif quiet and fmt == "text":
         out = render(fmt, replace(result, tools=()))
     else:
         out = render(fmt, result)
-    click.echo(out, nl=False)
+    try:
+        _emit(out, output_file)
+    except OSError as exc:
+        click.echo(f"tokenlint: error: cannot write {output_file}: {exc.strerror or exc}", err=True)
+        sys.exit(2)
     for err in run.internal_errors:
         click.echo(f"tokenlint: {err}", err=True)
-    if fmt == "text" and not quiet:
-        click.echo(summary(result), err=True)
+    if is_human(fmt) and not quiet:
+        note = f" ({filtered.known} more in the baseline {baseline_file})" if known is not None else ""
+        click.echo(summary(result) + note, err=True)
+        if write_baseline_file:
+            click.echo(f"Wrote {len(run.result.findings)} findings to the baseline {write_baseline_file}.", err=True)
     if run.internal_errors:
         sys.exit(2)
-    if exit_zero:
+    if exit_zero or write_baseline_file:
         sys.exit(0)
-    sys.exit(1 if _fails(result, settings.fail_on) else 0)
+    sys.exit(1 if _fails(result, settings.fail_on, only_reported=known is not None) else 0)
 
 
-def _fails(result, fail_on: str) -> bool:
+def _emit(text: str, output_file: str | None) -> None:
+    """The report to stdout, or to ``output_file`` (UTF-8, parent directories created)."""
+    if not output_file:
+        click.echo(text, nl=False)
+        return
+    path = Path(output_file)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+
+
+def _fails(result, fail_on: str, only_reported: bool = False) -> bool:
+    """Whether the run exits 1: a TL001, or any finding (``fail_on="any"``), or a tool at or
+    above ``fail_on``. With a baseline (``only_reported``), only tools with a new finding count."""
     if any(f.code == "TL001" for f in result.findings):
         return True
     if fail_on == "any":
         return bool(result.findings)
     threshold = Risk.parse(fail_on)
-    return any(t.risk >= threshold for t in result.tools)
+    reported = {f.tool for f in result.findings}
+    return any(t.risk >= threshold and (not only_reported or t.name in reported) for t in result.tools)
 
 
 @main.command()
 @click.argument("code", required=False)
 @click.option("--all", "show_all", is_flag=True, help="Print every rule.")
-def rule(code, show_all) -> None:
-    """Print the documentation of rule CODE (e.g. TL101), or of every rule with --all."""
-    from tokenlint.rules import REGISTRY, all_rules
+@click.option("-f", "--format", "--output-format", "fmt", type=click.Choice(["text", "json"]), default="text",
+              show_default=True, help="text: Markdown as in the README; json: code, name, summary, fixable, "
+              "cwe, explanation (an object for CODE, a list with --all).")
+def rule(code, show_all, fmt) -> None:
+    """Print the documentation of rule CODE (e.g. TL101, or its name), or of every rule with --all."""
+    import json
 
+    from tokenlint.rules import REGISTRY, all_rules
+    from tokenlint.rules.docs import rule_dict, rule_markdown
+
+    by_name = {r.name: r for r in REGISTRY.values()}
     if show_all:
         rules = all_rules()
-    elif code and code.upper() in REGISTRY:
-        rules = [REGISTRY[code.upper()]]
+    elif code and (code.upper() in REGISTRY or code in by_name):
+        rules = [REGISTRY.get(code.upper()) or by_name[code]]
     else:
-        click.echo(f"tokenlint: error: unknown rule {code!r}; try `tokenlint rule --all`", err=True)
+        what = f"unknown rule {code!r}" if code else "give a rule code (e.g. TL101) or --all"
+        click.echo(f"tokenlint: error: {what}; try `tokenlint rule --all`", err=True)
         sys.exit(2)
-    for i, r in enumerate(rules):
-        if i:
-            click.echo("")
-        fix = "Fix is available with `tokenlint fix`." if r.fixable else "No automatic fix."
-        click.echo(f"# {r.name} ({r.code})\n\n{r.summary}\n\n{fix}\n\n{r.docs()}")
+    if fmt == "json":
+        data = [rule_dict(r) for r in rules]
+        click.echo(json.dumps(data if show_all else data[0], indent=2, ensure_ascii=False))
+    else:
+        click.echo("\n".join(rule_markdown(r) for r in rules), nl=False)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -154,3 +154,27 @@ def _apply_table(settings: Settings, table: dict, path: Path) -> Settings:
 def _strings(path: Path, key: str, value: list) -> None:
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
         raise ConfigError(f"{path}: `{key}` must be a list of strings")
+
+
+def settings_text(settings: Settings) -> str:
+    """``--show-settings``: every setting as a TOML-like ``key = value`` line, keys spelled as
+    in ``[tool.tokenlint]`` (``config-file`` and ``root`` say where the settings came from)."""
+    import json
+    from dataclasses import fields
+
+    def value(v: Any) -> str:
+        if isinstance(v, (frozenset, set)):
+            v = sorted(v)
+        if isinstance(v, dict):
+            return "{ " + ", ".join(f"{json.dumps(k)} = {value(x)}" for k, x in v.items()) + " }" if v else "{}"
+        if isinstance(v, (tuple, list)):
+            return "[" + ", ".join(value(x) for x in v) + "]"
+        return json.dumps(v)
+
+    lines = []
+    for f in fields(settings):
+        v = getattr(settings, f.name)
+        if f.name == "per_file_ignores":
+            v = dict(v)
+        lines.append(f"{f.name.replace('_', '-')} = {value(v) if v is not None else '(none)'}\n")
+    return "".join(lines)

@@ -6,6 +6,15 @@ import json
 
 from tokenlint import __version__
 from tokenlint.model import CheckResult
+from tokenlint.report.base import Renderer
+
+
+class JsonRenderer(Renderer):
+    FORMAT = "json"
+    HELP = "the versioned JSON contract (tools and findings)"
+
+    def render(self, result: CheckResult) -> str:
+        return render_json(result)
 
 
 def to_dict(result: CheckResult) -> dict:
@@ -13,18 +22,7 @@ def to_dict(result: CheckResult) -> dict:
     ``findings`` (sorted by path, line, column, code)."""
     return {
         "version": __version__,
-        "tools": [
-            {
-                "name": t.name,
-                "function": t.function,
-                "path": t.path,
-                "line": t.line,
-                "framework": t.framework,
-                "risk": t.risk.name,
-                "findings": list(t.findings),
-            }
-            for t in result.tools
-        ],
+        "tools": tools_list(result),
         "findings": [
             {
                 "code": f.code,
@@ -39,6 +37,22 @@ def to_dict(result: CheckResult) -> dict:
             for f in result.findings
         ],
     }
+
+
+def tools_list(result: CheckResult) -> list[dict]:
+    """The ``tools`` array of the contract (also SARIF's run ``properties.tools``)."""
+    return [
+        {
+            "name": t.name,
+            "function": t.function,
+            "path": t.path,
+            "line": t.line,
+            "framework": t.framework,
+            "risk": t.risk.name,
+            "findings": list(t.findings),
+        }
+        for t in result.tools
+    ]
 
 
 def render_json(result: CheckResult) -> str:

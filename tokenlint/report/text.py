@@ -7,6 +7,16 @@ it), like ruff's concise output. The summary line goes to stderr (see ``summary`
 from __future__ import annotations
 
 from tokenlint.model import CheckResult, Risk
+from tokenlint.report.base import Renderer
+
+
+class TextRenderer(Renderer):
+    FORMAT = "text"
+    HELP = "diagnostics then the per-tool risk table (default)"
+    HUMAN = True
+
+    def render(self, result: CheckResult) -> str:
+        return render_text(result)
 
 
 def render_text(result: CheckResult) -> str:

@@ -47,13 +47,17 @@ class Rule:
     """Base class of every rule. Class attributes:
 
     ``code`` (``"TL101"``), ``name`` (kebab-case, names the pattern), ``summary`` (one line),
-    ``fixable`` (True only once a codemod of ``tokenlint fix`` rewrites it; none does yet), ``VALID``/``INVALID`` examples.
+    ``fixable`` (True only once a codemod of ``tokenlint fix`` rewrites it; none does yet), ``cwe``
+    (an int, for SARIF/JSON tags), ``VALID``/``INVALID`` examples.
     """
 
     code: ClassVar[str] = ""
     name: ClassVar[str] = ""
     summary: ClassVar[str] = ""
     fixable: ClassVar[bool] = False
+    #: The CWE a finding of this rule is an instance of (CWE-400, Uncontrolled Resource
+    #: Consumption, as bandit tags it); None for rules that are not about resources (TL001).
+    cwe: ClassVar[int | None] = 400
     VALID: ClassVar[list[Valid]] = []
     INVALID: ClassVar[list[Invalid]] = []
 

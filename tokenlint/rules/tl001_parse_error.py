@@ -33,6 +33,7 @@ class ParseError(Rule):
 
     code = "TL001"
     name = "parse-error"
-    summary = "A file that cannot be parsed (reported; the run goes on)"
+    summary = "A file that cannot be parsed: bad syntax or encoding, binary, too large or deep (the run goes on)"
+    cwe = None
     VALID = [Valid("from mcp.server.fastmcp import FastMCP\nmcp = FastMCP('x')\n")]
     INVALID = [Invalid("from mcp.server.fastmcp import FastMCP\nmcp = FastMCP('x')\ndef f(:\n    pass\n", ("TL001@3",))]

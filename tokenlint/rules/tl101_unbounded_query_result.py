@@ -43,7 +43,7 @@ class UnboundedQueryResult(SourceRule):
 
     code = "TL101"
     name = "unbounded-query-result"
-    summary = "`fetchall()`, ORM `.all()`, `SELECT` without `LIMIT`, `read_sql` returned whole"
+    summary = "`fetchall()`, ORM `.all()`, `SELECT` with no `LIMIT`, `read_sql`, paginated-API lists drained with `list()`"
     noun = "every row of a query"
     VALID = [
         Valid(

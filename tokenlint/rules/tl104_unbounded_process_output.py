@@ -32,7 +32,7 @@ class UnboundedProcessOutput(SourceRule):
 
     code = "TL104"
     name = "unbounded-process-output"
-    summary = "`subprocess` `stdout`, `check_output`, `communicate()` returned whole"
+    summary = "`subprocess` `stdout`, `check_output`, `communicate()`, GitPython commands returned whole"
     noun = "all of a process's output"
     VALID = [
         Valid(

@@ -39,7 +39,7 @@ class UnboundedAccumulation(SourceRule):
 
     code = "TL106"
     name = "unbounded-accumulation"
-    summary = "Loops, comprehensions and joins that drain an unbounded stream"
+    summary = "Loops and comprehensions that drain a cursor, paginator or line stream; `while` loops that fetch every page"
     noun = "everything a loop collected"
     VALID = [
         Valid(

@@ -43,7 +43,7 @@ class SilentTruncation(Rule):
 
     code = "TL301"
     name = "silent-truncation"
-    summary = "A fixed cap or slice with no NextAction, cursor or resource URI in the response"
+    summary = "A fixed cap, slice or size check with no cursor, offset or resource URI in the response"
     VALID = [
         Valid(
             "from mcp.server.fastmcp import FastMCP\n"

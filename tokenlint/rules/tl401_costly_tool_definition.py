@@ -32,7 +32,7 @@ class CostlyToolDefinition(Rule):
 
     code = "TL401"
     name = "costly-tool-definition"
-    summary = "A tool's description plus input schema costs more than the definition budget"
+    summary = "A tool's description plus input schema costs more than `max-definition-tokens`"
     VALID = [
         Valid(
             "from mcp.server.fastmcp import FastMCP\n"

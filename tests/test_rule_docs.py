@@ -1,0 +1,59 @@
+"""`tokenlint rule` (text and JSON) and the README's rule table, all from each rule's own text."""
+
+from __future__ import annotations
+
+import json
+
+from click.testing import CliRunner
+
+from helpers import REPO
+from tokenlint.cli import main
+from tokenlint.rules import REGISTRY, all_rules
+from tokenlint.rules.docs import TABLE_BEGIN, TABLE_END, replace_table, rules_table
+
+
+def test_readme_rule_table_is_generated_from_the_rules():
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    assert replace_table(readme, rules_table(all_rules())) == readme, (
+        "README's rule table is stale: run `python -m tokenlint.rules.docs README.md`"
+    )
+    table = readme[readme.index(TABLE_BEGIN):readme.index(TABLE_END)]
+    for rule in all_rules():
+        assert f"| {rule.code} | {rule.name} | {rule.summary} |" in table
+
+
+def test_replace_table_rewrites_only_between_the_markers():
+    text = f"intro\n{TABLE_BEGIN}\nold table\n{TABLE_END}\noutro\n"
+    assert replace_table(text, "| new |\n") == f"intro\n{TABLE_BEGIN}\n| new |\n{TABLE_END}\noutro\n"
+
+
+def test_rule_text_has_ruff_layout():
+    result = CliRunner().invoke(main, ["rule", "TL101"])
+    assert result.exit_code == 0
+    rule = REGISTRY["TL101"]
+    assert result.stdout == f"# unbounded-query-result (TL101)\n\n{rule.summary}\n\nNo automatic fix.\n\n{rule.docs()}\n"
+    by_name = CliRunner().invoke(main, ["rule", "unbounded-query-result"])
+    assert by_name.stdout == result.stdout
+
+
+def test_rule_all_prints_every_rule_once():
+    out = CliRunner().invoke(main, ["rule", "--all"]).stdout
+    headings = [line for line in out.splitlines() if line.startswith("# ")]
+    assert headings == [f"# {r.name} ({r.code})" for r in all_rules()]
+
+
+def test_rule_json():
+    one = json.loads(CliRunner().invoke(main, ["rule", "TL102", "--format", "json"]).stdout)
+    assert one["code"] == "TL102" and one["name"] == "whole-file-read" and one["cwe"] == "CWE-400"
+    assert one["explanation"] == REGISTRY["TL102"].docs()
+    assert set(one) == {"code", "name", "summary", "fixable", "cwe", "explanation"}
+    every = json.loads(CliRunner().invoke(main, ["rule", "--all", "-f", "json"]).stdout)
+    assert [r["code"] for r in every] == sorted(REGISTRY)
+    assert every[0]["cwe"] is None  # TL001 is about parsing, not resources
+
+
+def test_unknown_or_missing_rule_exits_2():
+    for args in (["rule", "TL999"], ["rule"]):
+        result = CliRunner().invoke(main, args)
+        assert result.exit_code == 2
+        assert "tokenlint rule --all" in result.stderr
