@@ -14,7 +14,7 @@ import click
 
 from tokenlint import __version__
 from tokenlint.config import (
-    DEFAULT_MAX_RESPONSE_TOKENS, FAIL_ON_CHOICES, ConfigError, find_config, load_settings, settings_text,
+    DEFAULT_MAX_RESPONSE_TOKENS, FAIL_ON_CHOICES, ConfigError, Settings, find_config, load_settings, settings_text,
 )
 from tokenlint.model import Risk
 from tokenlint.report import FORMATS, RENDERERS
@@ -183,6 +183,89 @@ def _fails(result, fail_on: str, only_reported: bool = False) -> bool:
     threshold = Risk.parse(fail_on)
     reported = {f.tool for f in result.findings}
     return any(t.risk >= threshold and (not only_reported or t.name in reported) for t in result.tools)
+
+
+def _settings(paths: list[str], config_path: str | None, overrides: dict) -> Settings:
+    """Settings from the nearest ``[tool.tokenlint]`` (or ``--config``) with CLI overrides; on a
+    configuration error, print it and exit 2."""
+    try:
+        if config_path and not Path(config_path).is_file():
+            raise ConfigError(f"{config_path}: no such file")
+        start = Path(paths[0]) if Path(paths[0]).exists() else Path.cwd()
+        config_file = Path(config_path) if config_path else find_config(start)
+        return load_settings(config_file, overrides)
+    except ConfigError as exc:
+        click.echo(f"tokenlint: error: {exc}", err=True)
+        sys.exit(2)
+
+
+@main.command()
+@click.argument("paths", nargs=-1, type=click.Path())
+@click.option("--diff", is_flag=True,
+              help="Print a unified diff of the changes instead of writing them (exit 1 if any).")
+@click.option("--max-response-tokens", type=click.IntRange(min=200), default=None,
+              help=f"Token budget written into each rewritten tool. [default: {DEFAULT_MAX_RESPONSE_TOKENS:,}]")
+@click.option("--config", "config_path", type=click.Path(dir_okay=False),
+              help="Use this pyproject.toml instead of the nearest one with [tool.tokenlint].")
+@click.option("--force-exclude", is_flag=True, default=None,
+              help="Apply `exclude` to files named on the command line too (for pre-commit).")
+@click.option("--no-respect-gitignore", "no_gitignore", is_flag=True, help="Also fix files .gitignore ignores.")
+@click.option("-q", "--quiet", is_flag=True, help="Print only errors and tools left unfixed.")
+def fix(paths, diff, max_response_tokens, config_path, force_exclude, no_gitignore, quiet) -> None:
+    """Rewrite every HIGH or MEDIUM tool under PATHS (default: .) to keep its response in budget.
+
+    Each data-carrying `return` goes through `tokenlint.runtime` (`fit_response`, or
+    `fit_json_text` in place of `json.dumps`): within the budget the tool returns exactly what it
+    returned before; over it, the largest page of whole records (50, 40, 30, 20 or 10) or of text
+    that fits, with a `next_action` carrying a `cursor` that fetches the rest. The tool gains a
+    `cursor` parameter (low-level servers: a `cursor` property in its inputSchema), a return
+    annotation `T` becomes `Paged[T]`, unclamped limits (TL107) get a maximum and constant
+    slices that silently cut the response (TL301) are dropped.
+
+    Files are written atomically and only when changed, after the new text has been parsed,
+    compiled and checked again: every rewritten tool is LOW afterwards. Tools that cannot be
+    rewritten safely are listed with the reason (`check` still reports them). Exit 0 when every
+    HIGH/MEDIUM tool was fixed, 1 when some are left (or, with --diff, when changes are
+    pending), 2 on an error.
+    """
+    from tokenlint.fixer import fix_paths, write_changes
+
+    paths = list(paths) or ["."]
+    settings = _settings(paths, config_path, {
+        "max_response_tokens": max_response_tokens,
+        "force_exclude": force_exclude,
+        "respect_gitignore": False if no_gitignore else None,
+    })
+    try:
+        result = fix_paths(paths, settings)
+    except Exception as exc:  # tokenlint's own failure: one line, exit 2
+        click.echo(f"tokenlint: internal error: {type(exc).__name__}: {exc}", err=True)
+        sys.exit(2)
+    errors = list(result.errors)
+    if diff:
+        for change in result.changes:
+            click.echo(change.diff(), nl=False)
+    else:
+        errors += write_changes(result.changes)
+    for o in result.outcomes:
+        if not o.fixed:
+            click.echo(f"{o.path}:{o.line}: tool `{o.name}` ({o.risk.name}) not fixed: {o.reason}", err=True)
+        elif not quiet:
+            for note in o.notes:
+                click.echo(f"{o.path}:{o.line}: tool `{o.name}`: {note}", err=True)
+    for err in errors:
+        click.echo(f"tokenlint: {err}", err=True)
+    if not quiet:
+        files = len(result.changes)
+        verb = "Would fix" if diff else "Fixed"
+        left = f"; {len(result.unfixed)} left unfixed" if result.unfixed else ""
+        click.echo(f"{verb} {len(result.fixed)} tool{'s' * (len(result.fixed) != 1)} in "
+                   f"{files} file{'s' * (files != 1)}{left}.", err=True)
+    if errors:
+        sys.exit(2)
+    if diff:
+        sys.exit(1 if result.changes or result.unfixed else 0)
+    sys.exit(1 if result.unfixed else 0)
 
 
 @main.command()

@@ -49,19 +49,29 @@ def check_paths(paths: list[str], settings: Settings, progress: Callable[[int, i
     return check_files(files, settings, progress)
 
 
-def check_files(files: list[SourcePath], settings: Settings, progress=None) -> RunResult:
+def check_files(files: list[SourcePath], settings: Settings, progress=None,
+                overrides: dict[Path, str] | None = None) -> RunResult:
+    """Check ``files`` in this process. ``overrides`` maps a file's path to source text used
+    instead of its content on disk (``tokenlint fix`` re-checks its rewrites before writing)."""
+    overrides = overrides or {}
     findings: list[Finding] = []
     internal: list[str] = []
     module_files: dict[str, tuple[Path, str]] = {}
     for sp in files:
         if sp.path.suffix == ".py":
             module_files.setdefault(module_name_for(sp.path), (sp.path, sp.display))
-    project = Project(module_files)
+    project = Project(module_files, overrides)
     parsed: list[tuple[ParsedModule, str]] = []
     parse_error = ParseError()
     for i, sp in enumerate(files):
         if progress:
             progress(i, len(files))
+        if sp.path in overrides:
+            text = overrides[sp.path]
+            mod = ParsedModule.build(sp.path, sp.display, parse_module(text, sp.display))
+            project.add(mod)
+            parsed.append((mod, text))
+            continue
         try:
             size = sp.path.stat().st_size
             if size == 0:
@@ -142,6 +152,7 @@ def check_files(files: list[SourcePath], settings: Settings, progress=None) -> R
                 findings=tuple(sorted({f.code for f in tool_findings})),
             )
             tools.append(report)
+            facts.risk = report.risk
             all_facts.append(facts)
             findings.extend(tool_findings)
 

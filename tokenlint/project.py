@@ -76,8 +76,10 @@ class Project:
     following a helper are silent here: the file itself gets its TL001 when it is checked.
     """
 
-    def __init__(self, module_files: dict[str, tuple[Path, str]]) -> None:
+    def __init__(self, module_files: dict[str, tuple[Path, str]],
+                 overrides: dict[Path, str] | None = None) -> None:
         self.module_files = module_files
+        self.overrides = overrides or {}
         self.parsed: dict[str, ParsedModule | None] = {}
 
     def add(self, mod: ParsedModule) -> None:
@@ -91,7 +93,7 @@ class Project:
         if entry is not None:
             path, display = entry
             try:
-                text = read_source(path)
+                text = self.overrides[path] if path in self.overrides else read_source(path)
                 mod = ParsedModule.build(path, display, parse_module(text, display))
             except SourceError:
                 mod = None

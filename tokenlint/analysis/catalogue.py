@@ -130,7 +130,7 @@ HINT_WORDS = re.compile(
 )
 
 #: Runtime entry points that pre-estimate and continue (``tokenlint.runtime``).
-RUNTIME_FITTERS = frozenset({"fit_response", "paginate", "paginate_items", "page_text",
+RUNTIME_FITTERS = frozenset({"fit_response", "fit_json_text", "paginate", "paginate_items", "page_text",
                              "fit_to_budget", "reduce_to_budget"})
 
 SQL_LIMIT_FIXED = re.compile(r"\b(LIMIT|TOP|FETCH\s+FIRST)\s+(\d+)", re.I)

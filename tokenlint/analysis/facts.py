@@ -26,6 +26,7 @@ from tokenlint.analysis.interpreter import Analyzer, FunctionInterpreter, SizeCh
 from tokenlint.analysis.taints import Site, Src, sources
 from tokenlint.discovery import ToolDef
 from tokenlint.imports import dotted_name
+from tokenlint.model import Risk
 
 #: An enforced character cap above this is no budget: Claude Code persists results above
 #: 50,000 chars and refuses above 25,000 tokens (~100,000 chars of prose) — field.md §2.
@@ -71,6 +72,8 @@ class ToolFacts:
     continuation: bool = False
     hint_site: Site | None = None
     definition_text: str = ""
+    #: The tool's risk level once rules have run (set by the engine; ``fix`` targets HIGH/MEDIUM).
+    risk: Risk | None = None
 
 
 def analyse_tool(analyzer: Analyzer, tool: ToolDef) -> ToolFacts:

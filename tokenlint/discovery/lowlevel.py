@@ -87,28 +87,8 @@ class _Dispatch:
         dn = dotted_name(node)
         return dn is not None and dn in self.subjects
 
-    # -- literal / enum resolution ----------------------------------------------------------
     def names_of(self, node: cst.BaseExpression) -> list[str]:
-        s = _string(node)
-        if s is not None:
-            return [s]
-        if isinstance(node, (cst.Tuple, cst.List, cst.Set)):
-            out: list[str] = []
-            for el in node.elements:
-                out.extend(self.names_of(el.value))
-            return out
-        if isinstance(node, cst.Attribute):
-            dn = dotted_name(node)
-            if dn and "." in dn:
-                cls_name, _, member = dn.rpartition(".")
-                cls = self.mod.classes.get(cls_name.split(".")[-1])
-                if cls is not None:
-                    value = _class_attr_literal(cls, member)
-                    if value is not None:
-                        return [value]
-                if member == "value":
-                    return self.names_of(node.value)
-        return []
+        return literal_names(self.mod, node)
 
     # -- walking ------------------------------------------------------------------------------
     def visit_block(self, stmts) -> None:
@@ -277,6 +257,31 @@ class _Dispatch:
                 class_name=class_name,
             )
         )
+
+
+def literal_names(mod: ParsedModule, node: cst.BaseExpression) -> list[str]:
+    """The tool names an expression spells: a string literal, a tuple/list/set of them, or an Enum
+    member of a class in ``mod`` whose value is a string literal (``Tools.X``, ``Tools.X.value``)."""
+    s = _string(node)
+    if s is not None:
+        return [s]
+    if isinstance(node, (cst.Tuple, cst.List, cst.Set)):
+        out: list[str] = []
+        for el in node.elements:
+            out.extend(literal_names(mod, el.value))
+        return out
+    if isinstance(node, cst.Attribute):
+        dn = dotted_name(node)
+        if dn and "." in dn:
+            cls_name, _, member = dn.rpartition(".")
+            cls = mod.classes.get(cls_name.split(".")[-1])
+            if cls is not None:
+                value = _class_attr_literal(cls, member)
+                if value is not None:
+                    return [value]
+            if member == "value":
+                return literal_names(mod, node.value)
+    return []
 
 
 def function_body_of(block) -> list:

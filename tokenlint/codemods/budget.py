@@ -1,0 +1,203 @@
+"""``FitToBudget``: the LibCST codemod that routes tool responses through ``tokenlint.runtime``.
+
+One ``VisitorBasedCodemodCommand`` applies the whole ``FilePlan`` of a file in a single pass:
+pre-estimation, progressive reduction (50→40→30→20→10 records) and continuation hints are one
+runtime call (``fit_response``/``fit_json_text``), so they are one edit, and every target is keyed
+by its source range in the text the analysis parsed (several passes would move those ranges).
+
+Edits are minimal: the wrapped expression's own text (comments, line breaks) is kept inside the
+new call; ``def`` lines change only by the added ``cursor`` parameter and ``Paged[...]``; imports
+go through ``AddImportsVisitor`` (merged into an existing ``from tokenlint.runtime import``,
+placed after the module's leading imports, never above the docstring).
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+from libcst.codemod import CodemodContext, SkipFile, VisitorBasedCodemodCommand
+from libcst.codemod.visitors import AddImportsVisitor
+from libcst.metadata import PositionProvider
+
+from tokenlint.codemods.plan import FilePlan, FunctionEdit, NodeKey, Wrap, variable_names
+
+#: ``context.scratch`` key holding the ``FilePlan`` of the file being transformed.
+PLAN_KEY = "tokenlint.plan"
+#: Longest line the codemod writes on one line; longer calls are split one argument group per line.
+LINE_LENGTH = 100
+RUNTIME_MODULE = "tokenlint.runtime"
+
+
+class FitToBudget(VisitorBasedCodemodCommand):
+    """Pre-estimate each risky tool's response against the token budget and page it losslessly."""
+
+    DESCRIPTION = ("Route HIGH/MEDIUM MCP tool responses through tokenlint.runtime: token "
+                   "pre-estimation, progressive reduction and NextAction continuation.")
+    METADATA_DEPENDENCIES = (PositionProvider,)
+
+    def __init__(self, context: CodemodContext, plan: FilePlan | None = None) -> None:
+        super().__init__(context)
+        self.plan: FilePlan = plan if plan is not None else context.scratch[PLAN_KEY]
+        self.lines: list[str] = []
+
+    def transform_module_impl(self, tree: cst.Module) -> cst.Module:
+        if not self.plan:
+            raise SkipFile("no fixable MCP tools")
+        self.lines = tree.code.splitlines()
+        for name in sorted(self.plan.imports):
+            AddImportsVisitor.add_needed_import(self.context, RUNTIME_MODULE, name)
+        return tree.visit(self)
+
+    # -- keys ---------------------------------------------------------------------------------
+    def _key(self, node: cst.CSTNode) -> NodeKey | None:
+        try:
+            rng = self.get_metadata(PositionProvider, node)
+        except KeyError:
+            return None
+        return NodeKey(type(node).__name__, rng.start.line, rng.start.column, rng.end.line, rng.end.column)
+
+    def _indent(self, key: NodeKey) -> str:
+        line = self.lines[key.line - 1] if key.line - 1 < len(self.lines) else ""
+        return line[: len(line) - len(line.lstrip())]
+
+    # -- expressions ----------------------------------------------------------------------------
+    def on_leave(self, original_node, updated_node):
+        updated_node = super().on_leave(original_node, updated_node)
+        if not isinstance(original_node, cst.BaseExpression) or isinstance(updated_node, cst.RemovalSentinel):
+            return updated_node
+        key = self._key(original_node)
+        if key is None:
+            return updated_node
+        if key in self.plan.drop_slices and isinstance(updated_node, cst.Subscript):
+            updated_node = updated_node.value
+        if key in self.plan.clamp_exprs:
+            updated_node = _parse(f"min({_code(updated_node)}, {self.plan.clamp_exprs[key]:_})")
+        if key in self.plan.schemas:
+            updated_node = _parse(f"with_cursor_parameter({_code(updated_node)})")
+        wrap = self.plan.wraps.get(key)
+        if wrap is not None:
+            updated_node = self._wrapped(updated_node, wrap, self._indent(key))
+        return updated_node
+
+    def _wrapped(self, node: cst.BaseExpression, wrap: Wrap, indent: str) -> cst.BaseExpression:
+        options = [f"tool={_string_literal(wrap.tool)}", f"arguments={wrap.arguments}",
+                   f"cursor={wrap.cursor}"]
+        if wrap.session_id:
+            options.append(f"session_id={wrap.session_id}")
+        options.append(f"max_tokens={wrap.max_tokens:_}")
+        if wrap.call == "fit_json_text":
+            assert isinstance(node, cst.Call)
+            value = _code(node.args[0].value)
+            rest = [_code(a.with_changes(comma=cst.MaybeSentinel.DEFAULT)) for a in node.args[1:]]
+        else:
+            value, rest = _code(node), []
+        single = f"{wrap.call}({value}, {', '.join(options + rest)})"
+        if "\n" not in single and len(indent) + len("return ") + len(single) <= LINE_LENGTH:
+            return _parse(single)
+        # continuation lines are relative to the statement's indentation, which LibCST adds
+        joined = ", ".join(options)
+        groups = [value] + ([joined] if len(indent) + 4 + len(joined) < LINE_LENGTH else options) + rest
+        body = "".join(f"\n    {g}," for g in groups)
+        return _parse(f"{wrap.call}({body}\n)")
+
+    # -- function definitions ----------------------------------------------------------------
+    def leave_FunctionDef(self, original_node: cst.FunctionDef, updated_node: cst.FunctionDef) -> cst.FunctionDef:
+        key = self._key(original_node)
+        edit = self.plan.functions.get(key) if key is not None else None
+        if edit is None:
+            return updated_node
+        if edit.rename_cursor_to:
+            updated_node = updated_node.with_changes(
+                body=updated_node.body.visit(_Rename("cursor", edit.rename_cursor_to)))
+        if edit.clamps:
+            updated_node = _insert_clamps(updated_node, edit)
+        if edit.add_cursor:
+            updated_node = updated_node.with_changes(
+                params=_add_cursor(updated_node.params, updated_node.whitespace_before_params))
+        if edit.paged and updated_node.returns is not None:
+            ann = updated_node.returns.annotation
+            updated_node = updated_node.with_changes(
+                returns=updated_node.returns.with_changes(annotation=_parse(f"Paged[{_code(ann)}]")))
+        return updated_node
+
+
+class _Rename(cst.CSTTransformer):
+    """Rename a local variable everywhere it is used as a variable in a function body."""
+
+    def __init__(self, old: str, new: str) -> None:
+        super().__init__()
+        self.old, self.new = old, new
+        self.targets: set[int] = set()
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        if not self.targets:
+            self.targets = {id(n) for n in variable_names(node) if n.value == self.old}
+        return True
+
+    def leave_Name(self, original_node: cst.Name, updated_node: cst.Name) -> cst.Name:
+        if id(original_node) in self.targets:
+            return updated_node.with_changes(value=self.new)
+        return updated_node
+
+
+def _insert_clamps(fn: cst.FunctionDef, edit: FunctionEdit) -> cst.FunctionDef:
+    """Insert ``limit = min(limit, N)`` lines at the top of the body (after the docstring)."""
+    if not isinstance(fn.body, cst.IndentedBlock):
+        return fn
+    body = list(fn.body.body)
+    at = 1 if body and _is_docstring(body[0]) else 0
+    clamps = [cst.parse_statement(f"{p} = min({p}, {n:_})\n") for p, n in edit.clamps]
+    return fn.with_changes(body=fn.body.with_changes(body=body[:at] + clamps + body[at:]))
+
+
+def _is_docstring(stmt: cst.BaseStatement) -> bool:
+    return (isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1
+            and isinstance(stmt.body[0], cst.Expr)
+            and isinstance(stmt.body[0].value, (cst.SimpleString, cst.ConcatenatedString)))
+
+
+def _add_cursor(params: cst.Parameters, before_params: cst.BaseParenthesizableWhitespace) -> cst.Parameters:
+    """Append ``cursor: str | None = None``, keeping the list's layout: with a trailing comma (one
+    parameter per line) the new parameter takes the last line's comma and the previous last
+    parameter gets the comma of the lines before it. Keyword-only when the list has ``*`` or
+    ``**kwargs``."""
+    new = cst.Param(
+        name=cst.Name("cursor"),
+        annotation=cst.Annotation(_parse("str | None")),
+        equal=cst.AssignEqual(cst.SimpleWhitespace(" "), cst.SimpleWhitespace(" ")),
+        default=cst.Name("None"),
+    )
+    keyword_only = bool(params.kwonly_params) or isinstance(params.star_arg, (cst.Param, cst.ParamStar)) \
+        or params.star_kwarg is not None
+    group = list(params.kwonly_params if keyword_only else params.params)
+    everything = [*params.posonly_params, *params.params, *params.kwonly_params]
+    if group and isinstance(group[-1].comma, cst.Comma) and params.star_kwarg is None:
+        last = group[-1]
+        between: cst.BaseParenthesizableWhitespace = cst.SimpleWhitespace(" ")
+        if "\n" in _code_ws(last.comma.whitespace_after):
+            previous = everything[-2].comma if len(everything) > 1 else None
+            if isinstance(previous, cst.Comma) and "\n" in _code_ws(previous.whitespace_after):
+                between = previous.whitespace_after
+            elif "\n" in _code_ws(before_params):
+                between = before_params
+        new = new.with_changes(comma=last.comma)
+        group[-1] = last.with_changes(comma=last.comma.with_changes(whitespace_after=between))
+    if keyword_only:
+        star = params.star_arg if isinstance(params.star_arg, (cst.Param, cst.ParamStar)) else cst.ParamStar()
+        return params.with_changes(kwonly_params=[*group, new], star_arg=star)
+    return params.with_changes(params=[*group, new])
+
+
+def _code_ws(ws: cst.CSTNode) -> str:
+    return cst.Module([]).code_for_node(ws) if not isinstance(ws, cst.SimpleWhitespace) else ws.value
+
+
+def _parse(code: str) -> cst.BaseExpression:
+    return cst.parse_expression(code)
+
+
+def _code(node: cst.CSTNode) -> str:
+    return cst.Module([]).code_for_node(node)
+
+
+def _string_literal(value: str) -> str:
+    return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'

@@ -1,0 +1,479 @@
+"""What ``tokenlint fix`` will change in one file, decided from the same analysis as ``check``.
+
+``plan_module`` turns the ``ToolFacts`` of the HIGH and MEDIUM tools of one module into a
+``FilePlan``: edits keyed by the source range of the node they apply to (``NodeKey``), so that the
+codemod (``tokenlint.codemods.budget``), which re-parses the file, finds the very nodes the
+analysis saw. A tool that cannot be rewritten safely gets a ``ToolOutcome`` with the reason and
+no edit at all: a tool is rewritten whole or not touched.
+
+Edits per tool (design.md, "What a rewritten tool returns"):
+
+- FastMCP-style tools (``args_style == "signature"``): every ``return`` that carries data goes
+  through ``fit_response`` (``json.dumps(x, **kw)`` becomes ``fit_json_text(x, **kw)``, a
+  ``TextContent(text=...)`` gets its text fitted); a ``cursor: str | None = None`` parameter is
+  added; a return annotation ``T`` becomes ``Paged[T]`` so the SDK's ``outputSchema`` accepts
+  both the unchanged value and a page.
+- Low-level dispatch branches (``args_style == "mapping"``): the ``text=`` of each returned
+  ``TextContent`` is fitted (``fit_json_text`` pages the records *before* ``json.dumps``), and the
+  tool's ``inputSchema`` in the list-tools handler becomes ``with_cursor_parameter(...)``.
+- TL107: a caller limit gets an enforced maximum (``limit = min(limit, 1000)``).
+- TL301: a constant slice ``[:N]`` that silently cut the response is dropped, since the page
+  and its ``next_action`` now carry the rest; other caps (SQL ``LIMIT 50``) stay and are listed.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+import libcst as cst
+
+from tokenlint.analysis.facts import HUGE_CHARS, HUGE_ITEMS, FlowKind, ToolFacts
+from tokenlint.discovery.lowlevel import literal_names
+from tokenlint.imports import dotted_name
+from tokenlint.model import Risk
+from tokenlint.project import ParsedModule
+
+#: Enforced maximum given to an unclamped item limit (TL107), in items: the largest cap the
+#: analysis still counts as a bound (``facts.HUGE_ITEMS``); pages keep each response in budget.
+CLAMP_MAX_ITEMS = HUGE_ITEMS
+#: Enforced maximum given to an unclamped text limit (TL107 on a file or command output), in chars.
+CLAMP_MAX_CHARS = HUGE_CHARS
+
+_TEXT_CODES = ("TL102", "TL104")  # file and command output: limits count chars
+_CONTEXT_ANNOTATIONS = re.compile(r"\b(Context|RequestContext|ServerSession)\b")
+#: Return annotations whose values ``fit_response`` can page as they are (JSON-able containers).
+_PAGEABLE_ANNOTATION = re.compile(
+    r"^(typing\.)?(list|List|dict|Dict|Sequence|Mapping|MutableMapping|Any|tuple|Tuple|Iterable|object)\b"
+)
+_TEXT_ANNOTATION = re.compile(r"^(str|Optional\[str\]|str \| None|None \| str)$")
+_ARGUMENT_PARAMS = ("arguments", "args", "tool_args", "tool_arguments", "arguments_", "input", "params")
+
+
+@dataclass(frozen=True)
+class NodeKey:
+    """A node by its type and source range: lines 1-based, columns 0-based (LibCST's
+    ``PositionProvider``), so the same node is found again in a fresh parse of the same text."""
+
+    kind: str
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+
+    @classmethod
+    def of(cls, mod: ParsedModule, node: cst.CSTNode) -> NodeKey:
+        line, col, end_line, end_col = mod.position(node)
+        return cls(type(node).__name__, line, col - 1, end_line, end_col - 1)
+
+
+@dataclass(frozen=True)
+class Wrap:
+    """Route one expression through the runtime.
+
+    ``call`` is ``"fit_response"`` (wrap the value) or ``"fit_json_text"`` (the node is a
+    ``json.dumps(value, **kw)`` call; its arguments are kept). ``arguments``/``cursor``/
+    ``session_id`` are source text; ``max_tokens`` is the budget in tokens.
+    """
+
+    call: str
+    tool: str
+    arguments: str
+    cursor: str
+    max_tokens: int
+    session_id: str | None = None
+
+
+@dataclass
+class FunctionEdit:
+    """Edits on a tool's ``def``: the ``cursor`` parameter, ``Paged[...]``, a local named
+    ``cursor`` renamed (it would shadow the parameter), clamp statements (param, max)."""
+
+    add_cursor: bool = False
+    paged: bool = False
+    rename_cursor_to: str | None = None
+    clamps: list[tuple[str, int]] = field(default_factory=list)
+
+
+@dataclass
+class ToolOutcome:
+    """What ``fix`` did with one HIGH or MEDIUM tool: ``fixed`` or not, and why not (or notes)."""
+
+    name: str
+    path: str
+    line: int
+    risk: Risk
+    fixed: bool
+    reason: str = ""
+    notes: list[str] = field(default_factory=list)
+
+
+@dataclass
+class FilePlan:
+    """Every edit of one file, keyed by ``NodeKey``, plus the runtime names to import."""
+
+    wraps: dict[NodeKey, Wrap] = field(default_factory=dict)
+    functions: dict[NodeKey, FunctionEdit] = field(default_factory=dict)
+    clamp_exprs: dict[NodeKey, int] = field(default_factory=dict)
+    drop_slices: set[NodeKey] = field(default_factory=set)
+    schemas: set[NodeKey] = field(default_factory=set)
+    imports: set[str] = field(default_factory=set)
+    outcomes: list[ToolOutcome] = field(default_factory=list)
+
+    def __bool__(self) -> bool:
+        return bool(self.wraps)
+
+
+class Unfixable(Exception):
+    """A tool cannot be rewritten safely; the message says why (shown to the user)."""
+
+
+def plan_module(mod: ParsedModule, facts_list: list[ToolFacts], max_tokens: int,
+                exclude: frozenset[str] = frozenset()) -> FilePlan:
+    """Plan the rewrite of every HIGH or MEDIUM tool defined in ``mod``.
+
+    ``facts_list``: the facts of the module's tools (``ToolFacts.risk`` set by the engine);
+    ``max_tokens``: the budget written into each call (tokens); ``exclude``: tool names not to
+    rewrite (a first attempt did not make them LOW). Never raises for a tool: ``Unfixable``
+    becomes a ``ToolOutcome`` with ``fixed=False``.
+    """
+    plan = FilePlan()
+    for facts in facts_list:
+        if facts.risk is None or facts.risk < Risk.MEDIUM:
+            continue
+        tool = facts.tool
+        outcome = ToolOutcome(tool.name, mod.display_path, mod.line_of(tool.anchor), facts.risk, False)
+        plan.outcomes.append(outcome)
+        if tool.name in exclude:
+            outcome.reason = exclude_reason(tool.name)
+            continue
+        sub = FilePlan()
+        try:
+            _plan_tool(sub, mod, facts, max_tokens, outcome)
+        except Unfixable as exc:
+            outcome.reason = str(exc)
+            continue
+        _merge(plan, sub)
+        outcome.fixed = True
+    return plan
+
+
+def exclude_reason(name: str) -> str:
+    return "the rewrite would not make it LOW (some data reaches the response another way)"
+
+
+def _merge(plan: FilePlan, sub: FilePlan) -> None:
+    plan.wraps.update(sub.wraps)
+    for key, edit in sub.functions.items():
+        have = plan.functions.setdefault(key, FunctionEdit())
+        have.add_cursor |= edit.add_cursor
+        have.paged |= edit.paged
+        have.rename_cursor_to = have.rename_cursor_to or edit.rename_cursor_to
+        have.clamps.extend(c for c in edit.clamps if c not in have.clamps)
+    plan.clamp_exprs.update(sub.clamp_exprs)
+    plan.drop_slices |= sub.drop_slices
+    plan.schemas |= sub.schemas
+    plan.imports |= sub.imports
+
+
+def _plan_tool(plan: FilePlan, mod: ParsedModule, facts: ToolFacts, max_tokens: int,
+               outcome: ToolOutcome) -> None:
+    tool = facts.tool
+    if not facts.data_returns:
+        raise Unfixable("no `return` carries the data (it reaches the response another way)")
+    returns = [site.node for site in facts.data_returns]
+    if any(site.module is not mod for site in facts.data_returns):
+        raise Unfixable("its data is returned from another module")
+    if tool.args_style == "signature":
+        wrap_for = _signature_tool(plan, mod, facts, max_tokens)
+    else:
+        wrap_for = _mapping_tool(plan, mod, facts, max_tokens)
+    for ret in returns:
+        assert isinstance(ret, cst.Return) and ret.value is not None
+        _plan_return(plan, mod, ret.value, wrap_for, tool.args_style == "mapping")
+    _plan_clamps(plan, mod, facts, outcome)
+    _plan_truncations(plan, mod, facts, outcome)
+
+
+# -- FastMCP-style tools ----------------------------------------------------------------------
+
+def _signature_tool(plan: FilePlan, mod: ParsedModule, facts: ToolFacts, max_tokens: int):
+    fn = facts.tool.func
+    params = [*fn.params.posonly_params, *fn.params.params, *fn.params.kwonly_params]
+    names = [p.name.value for p in params]
+    if "cursor" in names:
+        raise Unfixable("it already has a `cursor` parameter of its own; tokenlint.runtime needs that argument name")
+    clamped = {fl.param for fl in facts.flows if fl.kind is FlowKind.CALLER and fl.param}
+    arg_names: list[str] = []
+    session = None
+    for p in params:
+        name = p.name.value
+        ann = _code(p.annotation.annotation) if p.annotation else ""
+        if name in ("self", "cls"):
+            continue
+        if _CONTEXT_ANNOTATIONS.search(ann) or (not ann and name in ("ctx", "context")):
+            session = f"session_id_from_context({name})"
+            continue
+        arg_names.append(name)
+    rebound = _rebound_names(fn, set(arg_names) - clamped)
+    if rebound:
+        raise Unfixable(f"parameter `{sorted(rebound)[0]}` is reassigned in the body, so the "
+                        "arguments of `next_action` would not be the ones the tool was called with")
+    edit = FunctionEdit(add_cursor=True)
+    if fn.returns is not None:
+        ann = _code(fn.returns.annotation).strip()
+        if ann.startswith(("Paged[", "tokenlint.runtime.Paged[")):
+            pass
+        elif _TEXT_ANNOTATION.match(ann):
+            pass
+        elif _PAGEABLE_ANNOTATION.match(ann) and "Content" not in ann:
+            edit.paged = True
+            plan.imports.add("Paged")
+        elif not re.search(r"TextContent|Content\b", ann):
+            raise Unfixable(f"it returns `{ann}`, which tokenlint.runtime cannot page "
+                            "(lists, dicts holding a list, and text can be paged)")
+    if _binds_name(fn, "cursor"):
+        edit.rename_cursor_to = _free_name(fn, "db_cursor")
+    plan.functions[NodeKey.of(mod, fn)] = edit
+    args = "{" + ", ".join(f'"{n}": {n}' for n in arg_names) + "}"
+    if session:
+        plan.imports.add("session_id_from_context")
+
+    def wrap_for(call: str) -> Wrap:
+        return Wrap(call, facts.tool.name, args, "cursor", max_tokens, session)
+
+    return wrap_for
+
+
+# -- low-level dispatch branches -------------------------------------------------------------
+
+def _mapping_tool(plan: FilePlan, mod: ParsedModule, facts: ToolFacts, max_tokens: int):
+    tool = facts.tool
+    args = _arguments_expression(tool.func)
+    if args is None:
+        raise Unfixable(f"cannot tell which parameter of `{tool.func.name.value}` holds the tool's arguments")
+    schema = _input_schema(mod, tool.name)
+    if schema is None:
+        raise Unfixable(f"its `Tool(name={tool.name!r}, inputSchema=...)` was not found in "
+                        f"{mod.display_path}, so the `cursor` argument cannot be declared")
+    if not (isinstance(schema, cst.Call) and dotted_name(schema.func) in ("with_cursor_parameter",)):
+        plan.schemas.add(NodeKey.of(mod, schema))
+        plan.imports.add("with_cursor_parameter")
+    optional = args.endswith(".arguments")
+    cursor = f'({args} or {{}}).get("cursor")' if optional else f'{args}.get("cursor")'
+
+    def wrap_for(call: str) -> Wrap:
+        return Wrap(call, tool.name, args, cursor, max_tokens)
+
+    return wrap_for
+
+
+def _arguments_expression(fn: cst.FunctionDef) -> str | None:
+    names = [p.name.value for p in fn.params.params if p.name.value not in ("self", "cls")]
+    for n in names:
+        if n in ("params", "request"):
+            return f"{n}.arguments" if n == "params" else f"{n}.params.arguments"
+    for n in names:
+        if n in _ARGUMENT_PARAMS or "arg" in n.lower():
+            return n
+    return None
+
+
+def _input_schema(mod: ParsedModule, tool_name: str) -> cst.BaseExpression | None:
+    """The ``inputSchema=`` (or ``input_schema=``) value of ``Tool(name=<tool_name>, ...)``."""
+    for node in _walk(mod.tree):
+        if not (isinstance(node, cst.Call) and (dotted_name(node.func) or "").split(".")[-1] == "Tool"):
+            continue
+        kw = {a.keyword.value: a.value for a in node.args if a.keyword is not None}
+        if "name" in kw and tool_name in literal_names(mod, kw["name"]):
+            return kw.get("inputSchema") or kw.get("input_schema")
+    return None
+
+
+# -- returns ----------------------------------------------------------------------------------
+
+def _plan_return(plan: FilePlan, mod: ParsedModule, value: cst.BaseExpression, wrap_for, mapping: bool) -> None:
+    texts = [node for node in _walk(value) if isinstance(node, cst.Call)
+             and (dotted_name(node.func) or "").split(".")[-1] == "TextContent"]
+    if texts:
+        for call in texts:
+            text = next((a.value for a in call.args if a.keyword is not None and a.keyword.value == "text"), None)
+            if text is None:
+                raise Unfixable("a returned `TextContent` has no `text=` argument")
+            _wrap_value(plan, mod, text, wrap_for)
+        return
+    if mapping:
+        dumps = [node for node in _walk(value) if _is_json_dumps(mod, node)]
+        if not dumps:
+            raise Unfixable("its branch returns no `TextContent` or `json.dumps(...)` text that could be paged")
+        for call in dumps:
+            _wrap_value(plan, mod, call, wrap_for)
+        return
+    if isinstance(value, cst.Call) and not _is_json_dumps(mod, value):
+        callee = (dotted_name(value.func) or "").split(".")[-1]
+        if callee[:1].isupper():
+            raise Unfixable(f"it returns a `{callee}(...)` object, which tokenlint.runtime cannot page")
+    _wrap_value(plan, mod, value, wrap_for)
+
+
+def _wrap_value(plan: FilePlan, mod: ParsedModule, value: cst.BaseExpression, wrap_for) -> None:
+    if isinstance(value, cst.Call) and dotted_name(value.func) in RUNTIME_CALLS:
+        return
+    if _is_json_dumps(mod, value) and value.args and value.args[0].keyword is None \
+            and value.args[0].star == "":
+        plan.wraps[NodeKey.of(mod, value)] = wrap_for("fit_json_text")
+        plan.imports.add("fit_json_text")
+    else:
+        plan.wraps[NodeKey.of(mod, value)] = wrap_for("fit_response")
+        plan.imports.add("fit_response")
+
+
+RUNTIME_CALLS = frozenset({"fit_response", "fit_json_text"})
+
+
+def _is_json_dumps(mod: ParsedModule, node: cst.BaseExpression) -> bool:
+    return isinstance(node, cst.Call) and mod.imports.qualify(node.func) == "json.dumps"
+
+
+# -- TL107 clamps and TL301 truncations --------------------------------------------------------
+
+def _plan_clamps(plan: FilePlan, mod: ParsedModule, facts: ToolFacts, outcome: ToolOutcome) -> None:
+    done: set[str] = set()
+    for fl in facts.flows:
+        if fl.kind is not FlowKind.CALLER or not fl.param or fl.param in done or fl.param_site is None:
+            continue
+        done.add(fl.param)
+        maximum = CLAMP_MAX_CHARS if fl.src.code in _TEXT_CODES else CLAMP_MAX_ITEMS
+        node = fl.param_site.node
+        if isinstance(node, cst.Param) and facts.tool.args_style == "signature":
+            ann = _code(node.annotation.annotation) if node.annotation else ""
+            if "None" in ann or "Optional" in ann:
+                outcome.notes.append(f"`{fl.param}` may be None, so it was not clamped")
+                continue
+            plan.functions[NodeKey.of(mod, facts.tool.func)].clamps.append((fl.param, maximum))
+        elif isinstance(node, (cst.Call, cst.Subscript)) and fl.param_site.module is mod:
+            plan.clamp_exprs[NodeKey.of(mod, node)] = maximum
+        else:
+            outcome.notes.append(f"`{fl.param}` could not be clamped where it is read")
+            continue
+        outcome.notes.append(f"`{fl.param}` is clamped to at most {maximum:,}")
+
+
+def _plan_truncations(plan: FilePlan, mod: ParsedModule, facts: ToolFacts, outcome: ToolOutcome) -> None:
+    if facts.continuation:
+        return
+    for fl in facts.flows:
+        if fl.kind is not FlowKind.CAPPED or fl.bound_site is None:
+            continue
+        node = fl.bound_site.node
+        if not fl.param and fl.bound_site.module is mod and _constant_head_slice(node) \
+                and _inside(node, facts.tool.body):
+            plan.drop_slices.add(NodeKey.of(mod, node))
+            outcome.notes.append(f"the silent cap `{_code(node.slice[0].slice)}` was dropped: pages carry the rest")
+        elif not fl.param:
+            outcome.notes.append(f"the cap in `{_first_line(_code(node))}` is kept: what it leaves out "
+                                 "is still not reachable")
+
+
+def _constant_head_slice(node: cst.CSTNode) -> bool:
+    """``x[:N]`` with N an integer literal or an UPPER_CASE constant."""
+    if not (isinstance(node, cst.Subscript) and len(node.slice) == 1):
+        return False
+    s = node.slice[0].slice
+    if not isinstance(s, cst.Slice) or s.lower is not None or s.step is not None or s.upper is None:
+        return False
+    return isinstance(s.upper, cst.Integer) or (isinstance(s.upper, cst.Name) and s.upper.value.isupper())
+
+
+# -- helpers ----------------------------------------------------------------------------------
+
+def _code(node: cst.CSTNode) -> str:
+    return cst.Module([]).code_for_node(node)
+
+
+def _first_line(text: str) -> str:
+    line = text.strip().splitlines()[0] if text.strip() else text
+    return line if len(line) <= 60 else line[:57] + "..."
+
+
+def _walk(root: cst.CSTNode):
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        yield node
+        stack.extend(reversed(node.children))
+
+
+def _inside(node: cst.CSTNode, body) -> bool:
+    return any(n is node for stmt in body for n in _walk(stmt))
+
+
+def _rebound_names(fn: cst.FunctionDef, names: set[str]) -> set[str]:
+    found: set[str] = set()
+    for node in _walk(fn.body):
+        targets: list[cst.BaseExpression] = []
+        if isinstance(node, cst.Assign):
+            if _idempotent(node):
+                continue
+            targets = [t.target for t in node.targets]
+        elif isinstance(node, (cst.AugAssign, cst.AnnAssign)):
+            targets = [node.target]
+        elif isinstance(node, (cst.For, cst.CompFor)):
+            targets = [node.target]
+        elif isinstance(node, cst.AsName):
+            targets = [node.name]
+        for t in targets:
+            for n in _walk(t):
+                if isinstance(n, cst.Name) and n.value in names:
+                    found.add(n.value)
+    return found
+
+
+_IDEMPOTENT_CALLS = frozenset({"min", "max", "int", "str", "float", "bool", "abs", "strip", "lower",
+                               "upper", "rstrip", "lstrip"})
+
+
+def _idempotent(node: cst.Assign) -> bool:
+    """``x = min(x, 100)``, ``x = int(x)``, ``x = x.strip()``: applying it twice changes nothing, so
+    the value passed back through ``next_action`` reproduces the same call."""
+    if len(node.targets) != 1 or not isinstance(node.targets[0].target, cst.Name):
+        return False
+    name = node.targets[0].target.value
+    value = node.value
+    if not isinstance(value, cst.Call):
+        return False
+    callee = dotted_name(value.func) or ""
+    if callee in _IDEMPOTENT_CALLS:
+        return any(isinstance(a.value, cst.Name) and a.value.value == name for a in value.args)
+    return callee == f"{name}.{callee.split('.')[-1]}" and callee.split(".")[-1] in _IDEMPOTENT_CALLS
+
+
+def _binds_name(fn: cst.FunctionDef, name: str) -> bool:
+    """Whether the body uses ``name`` as a variable (not an attribute or keyword named so)."""
+    return any(n.value == name for n in variable_names(fn.body))
+
+
+def variable_names(root: cst.CSTNode):
+    """The ``Name`` nodes below ``root`` that are variables: not ``x.attr`` attribute names and
+    not ``f(kw=...)`` keywords."""
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, cst.Name):
+            yield node
+            continue
+        if isinstance(node, cst.Attribute):
+            stack.append(node.value)
+            continue
+        if isinstance(node, cst.Arg):
+            stack.append(node.value)
+            continue
+        stack.extend(node.children)
+
+
+def _free_name(fn: cst.FunctionDef, base: str) -> str:
+    used = {n.value for n in _walk(fn) if isinstance(n, cst.Name)}
+    name, i = base, 2
+    while name in used:
+        name, i = f"{base}{i}", i + 1
+    return name

@@ -1,0 +1,207 @@
+"""``fix_paths``: the one-shot codemod behind ``tokenlint fix``.
+
+Pipeline: the same ``check`` analysis → ``codemods.plan.plan_module`` per file with HIGH or
+MEDIUM tools → ``libcst.codemod.transform_module`` with ``FitToBudget`` → the new text must parse
+(LibCST) and compile (CPython) → the whole run is checked again on the new texts, and a tool the
+rewrite did not make LOW is left out and its file rewritten without it (so every rewritten tool
+is LOW afterwards) → files are written atomically (temp file in the same directory, fsync,
+``os.replace``), only when changed, keeping their encoding, BOM and line endings.
+
+Running ``fix`` twice changes nothing the second time: rewritten tools are LOW, and only HIGH and
+MEDIUM tools are planned.
+"""
+
+from __future__ import annotations
+
+import difflib
+import io
+import os
+import stat
+import tempfile
+import tokenize
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import libcst as cst
+from libcst.codemod import CodemodContext, TransformFailure, TransformSkip, TransformSuccess, transform_module
+
+from tokenlint.codemods.budget import FitToBudget
+from tokenlint.codemods.plan import FilePlan, ToolOutcome, exclude_reason, plan_module
+from tokenlint.config import Settings
+from tokenlint.engine import RunResult, check_files
+from tokenlint.files import SourcePath, expand_paths
+from tokenlint.model import Risk
+from tokenlint.project import ParsedModule
+
+#: How many times a file is re-planned without the tools a rewrite did not make LOW.
+MAX_ATTEMPTS = 3
+
+
+@dataclass
+class FileChange:
+    """One file ``fix`` rewrites: its path, old and new text (str, newlines as in the file)."""
+
+    path: Path
+    display: str
+    old_text: str
+    new_text: str
+
+    def diff(self) -> str:
+        """Unified diff, ``a/`` and ``b/`` prefixed like ``git diff``."""
+        return "".join(difflib.unified_diff(
+            self.old_text.splitlines(keepends=True), self.new_text.splitlines(keepends=True),
+            f"a/{self.display}", f"b/{self.display}"))
+
+
+@dataclass
+class FixResult:
+    """What a fix run found and did: changed files, one ``ToolOutcome`` per HIGH/MEDIUM tool
+    (sorted by path, line), the check result before fixing, and errors (one line each)."""
+
+    changes: list[FileChange] = field(default_factory=list)
+    outcomes: list[ToolOutcome] = field(default_factory=list)
+    before: RunResult | None = None
+    errors: list[str] = field(default_factory=list)
+
+    @property
+    def fixed(self) -> list[ToolOutcome]:
+        return [o for o in self.outcomes if o.fixed]
+
+    @property
+    def unfixed(self) -> list[ToolOutcome]:
+        return [o for o in self.outcomes if not o.fixed]
+
+
+def fix_paths(paths: list[str], settings: Settings) -> FixResult:
+    """Plan and verify the rewrite of every HIGH or MEDIUM tool under ``paths``; write nothing.
+
+    Returns a ``FixResult`` whose ``changes`` hold the new texts; ``write_changes`` writes them.
+    Never raises for a file: a rewrite that fails, does not parse or does not compile becomes an
+    error line naming the file (and the file is left alone).
+    """
+    files = expand_paths(paths, settings)
+    before = check_files(files, settings)
+    result = FixResult(before=before)
+    by_module: dict[int, tuple[ParsedModule, list]] = {}
+    for facts in before.facts:
+        if facts.risk is not None and facts.risk >= Risk.MEDIUM:
+            by_module.setdefault(id(facts.tool.module), (facts.tool.module, []))[1].append(facts)
+    excluded: dict[Path, set[str]] = {}
+    for attempt in range(MAX_ATTEMPTS):
+        errors: list[str] = []
+        plans: dict[Path, tuple[ParsedModule, FilePlan]] = {}
+        overrides: dict[Path, str] = {}
+        for mod, facts_list in by_module.values():
+            plan = plan_module(mod, facts_list, settings.max_response_tokens,
+                               frozenset(excluded.get(mod.path, ())))
+            plans[mod.path] = (mod, plan)
+            if not plan:
+                continue
+            new = _transform(mod, mod.tree.code, plan, errors)
+            if new is None:
+                for o in plan.outcomes:
+                    if o.fixed:
+                        o.fixed, o.reason = False, "the rewrite failed (see the error above)"
+            elif new != mod.tree.code:
+                overrides[mod.path] = new
+        if not overrides:
+            break
+        after = check_files(files, settings, overrides=overrides)
+        still = {(f.tool.module.path, f.tool.name) for f in after.facts
+                 if f.risk is not None and f.risk >= Risk.MEDIUM}
+        failed = [(path, o) for path, (_, plan) in plans.items() for o in plan.outcomes
+                  if o.fixed and (path, o.name) in still]
+        for path, o in failed:
+            excluded.setdefault(path, set()).add(o.name)
+        if not failed:
+            break
+        if attempt == MAX_ATTEMPTS - 1:  # did not converge: leave those files alone
+            for path, o in failed:
+                overrides.pop(path, None)
+                for other in plans[path][1].outcomes:
+                    if other.fixed:
+                        other.fixed, other.reason = False, exclude_reason(other.name)
+    result.errors.extend(errors)
+    for mod, plan in plans.values():
+        result.outcomes.extend(plan.outcomes)
+        if mod.path in overrides:
+            result.changes.append(FileChange(mod.path, mod.display_path, mod.tree.code, overrides[mod.path]))
+    result.outcomes.sort(key=lambda o: (o.path, o.line, o.name))
+    result.changes.sort(key=lambda c: c.display)
+    return result
+
+
+def _transform(mod: ParsedModule, code: str, plan: FilePlan, errors: list[str]) -> str | None:
+    context = CodemodContext(filename=str(mod.path), full_module_name=mod.module_name)
+    outcome = transform_module(FitToBudget(context, plan), code)
+    if isinstance(outcome, TransformSkip):
+        return code
+    if isinstance(outcome, TransformFailure):
+        errors.append(f"{mod.display_path}: rewrite failed: {type(outcome.error).__name__}: {outcome.error}")
+        return None
+    assert isinstance(outcome, TransformSuccess)
+    new = outcome.code
+    if "\r\n" in code and "\n" not in code.replace("\r\n", ""):
+        new = new.replace("\r\n", "\n").replace("\n", "\r\n")
+    try:
+        cst.parse_module(new)
+        compile(new, str(mod.path), "exec", dont_inherit=True)
+    except (SyntaxError, cst.ParserSyntaxError, ValueError) as exc:
+        names = ", ".join(o.name for o in plan.outcomes if o.fixed)
+        errors.append(f"{mod.display_path}: rewrite of {names} dropped: it would not parse ({exc})")
+        return None
+    return new
+
+
+def write_changes(changes: list[FileChange]) -> list[str]:
+    """Write each change atomically; returns one error line per file that could not be written.
+
+    The new text is encoded like the old file (its PEP 263 encoding, its UTF-8 BOM), written to
+    a temporary file in the same directory with the old file's permission bits, fsynced, and
+    renamed over the old file, so a reader (or a crash) sees the old or the new content, never
+    a mix. A file whose content changed on disk since it was read, or that is not writable, is
+    left alone.
+    """
+    errors: list[str] = []
+    for change in changes:
+        try:
+            _write_one(change)
+        except (OSError, _Stale) as exc:
+            errors.append(f"{change.display}: not written: {exc.strerror if isinstance(exc, OSError) and exc.strerror else exc}")
+    return errors
+
+
+class _Stale(Exception):
+    pass
+
+
+def _write_one(change: FileChange) -> None:
+    path = change.path
+    data = path.read_bytes()
+    encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+    bom = data.startswith(b"\xef\xbb\xbf")
+    old_text = data.decode(encoding)
+    if old_text.startswith("\ufeff"):
+        old_text = old_text[1:]
+    if old_text != change.old_text:
+        raise _Stale("the file changed on disk while fix was running")
+    if not os.access(path, os.W_OK):
+        raise PermissionError(13, "file is read-only")
+    new_bytes = change.new_text.encode("utf-8" if encoding == "utf-8-sig" else encoding)
+    if bom:
+        new_bytes = b"\xef\xbb\xbf" + new_bytes
+    mode = stat.S_IMODE(path.stat().st_mode)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tokenlint-tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(new_bytes)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.chmod(tmp, mode)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
