@@ -1,0 +1,103 @@
+"""The pre-commit hooks for real: ``pre-commit try-repo`` installs this checkout into its own
+environment (from the package registry, as any user's pre-commit does) and runs the
+``tokenlint`` hook in a throwaway git repository.
+
+try-repo builds the hook from this checkout's HEAD plus its uncommitted changes to tracked
+files. ``PRE_COMMIT_HOME`` points into the test's tmp dir, so nothing is left in the user's
+cache; the one environment it builds (about 30 s with a warm pip cache) serves every run below.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from helpers import REPO, write
+
+pytest.importorskip("pre_commit", reason="pre-commit is in the test extra")
+pytestmark = pytest.mark.skipif(
+    shutil.which("git") is None or not (REPO / ".git").exists(),
+    reason="needs git and a git checkout of tokenlint",
+)
+
+RISKY = """\
+import sqlite3
+
+from mcp.server.fastmcp import FastMCP
+
+mcp = FastMCP("db")
+
+
+@mcp.tool()
+def list_orders() -> list:
+    conn = sqlite3.connect("shop.db")
+    return conn.execute("SELECT * FROM orders").fetchall()
+"""
+
+# The cure by hand: the same rows, paged through the runtime with a cursor.
+FIXED = """\
+import sqlite3
+from typing import Optional
+
+from mcp.server.fastmcp import FastMCP
+from tokenlint.runtime import fit_response
+
+mcp = FastMCP("db")
+
+
+@mcp.tool()
+def list_orders(cursor: Optional[str] = None) -> list:
+    conn = sqlite3.connect("shop.db")
+    rows = conn.execute("SELECT * FROM orders").fetchall()
+    return fit_response(rows, tool="list_orders", arguments={"cursor": cursor}, cursor=cursor)
+"""
+
+
+def test_hooks_file_declares_both_hooks():
+    import yaml  # pre-commit depends on PyYAML
+
+    hooks = {h["id"]: h for h in yaml.safe_load((REPO / ".pre-commit-hooks.yaml").read_text())}
+    assert set(hooks) == {"tokenlint", "tokenlint-fix"}
+    assert hooks["tokenlint"]["entry"] == "tokenlint check --force-exclude"
+    assert hooks["tokenlint-fix"]["entry"] == "tokenlint fix"
+    for hook in hooks.values():
+        assert hook["language"] == "python"
+        assert hook["types_or"] == ["python", "pyi"]
+        assert hook["require_serial"] is True
+        assert hook["minimum_pre_commit_version"]
+
+
+def test_tokenlint_hook_fails_on_a_risky_tool_and_passes_once_fixed(tmp_path):
+    project = tmp_path / "project"
+    env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
+    env["PRE_COMMIT_HOME"] = str(tmp_path / "pre-commit-home")
+    env["PRE_COMMIT_COLOR"] = "never"
+    subprocess.run(["git", "init", "-q", str(project)], check=True, env=env)
+    write(project, "pyproject.toml", "[tool.tokenlint]\nextend-exclude = ['vendor/']\n")
+    write(project, "server.py", RISKY)
+    write(project, "vendor/server.py", RISKY)
+    write(project, "notes.md", "not python\n")
+
+    def hook(*files: str) -> subprocess.CompletedProcess:
+        return subprocess.run(
+            [sys.executable, "-m", "pre_commit", "try-repo", str(REPO), "tokenlint", "--files", *files],
+            cwd=project, env=env, capture_output=True, text=True, timeout=900,
+        )
+
+    failed = hook("server.py", "notes.md")
+    assert failed.returncode == 1, failed.stdout + failed.stderr
+    assert "server.py:11:12: TL101" in failed.stdout
+    assert "HIGH  list_orders" in failed.stdout
+
+    # pre-commit passes file names one by one: --force-exclude keeps `exclude` working.
+    excluded = hook("vendor/server.py")
+    assert excluded.returncode == 0, excluded.stdout + excluded.stderr
+
+    write(project, "server.py", FIXED)
+    passed = hook("server.py")
+    assert passed.returncode == 0, passed.stdout + passed.stderr
+    assert "tokenlint" in passed.stdout and "Passed" in passed.stdout
