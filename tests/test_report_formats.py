@@ -16,6 +16,7 @@ from tokenlint.cli import main
 from tokenlint.model import CheckResult, Finding, Risk, ToolReport
 from tokenlint.progress import MIN_FILES, ProgressBar, make_progress
 from tokenlint.report import FORMATS, is_human, render
+from tokenlint.rules import REGISTRY
 
 
 def check(*args):
@@ -57,16 +58,20 @@ def test_github_escapes_properties_and_message():
 def test_statistics_text_and_json(project):
     result = check("--statistics", ".")
     assert result.exit_code == 1
+    def mark(code):
+        return "[*] " if REGISTRY[code].fixable else ""
+
     assert result.stdout.splitlines() == [
-        "2\tTL201\tmissing-pre-estimation",
-        "1\tTL001\tparse-error",
-        "1\tTL101\tunbounded-query-result",
-        "1\tTL301\tsilent-truncation",
-        "1\tTL401\tcostly-tool-definition",
+        f"2\tTL201\t{mark('TL201')}missing-pre-estimation",
+        f"1\tTL001\t{mark('TL001')}parse-error",
+        f"1\tTL101\t{mark('TL101')}unbounded-query-result",
+        f"1\tTL301\t{mark('TL301')}silent-truncation",
+        f"1\tTL401\t{mark('TL401')}costly-tool-definition",
     ]
     assert result.stderr.startswith("Found 6 findings")
     data = json.loads(check("--statistics", "--format", "json", ".").stdout)
-    assert data[0] == {"code": "TL201", "name": "missing-pre-estimation", "count": 2, "fixable": False}
+    assert data[0] == {"code": "TL201", "name": "missing-pre-estimation", "count": 2,
+                       "fixable": REGISTRY["TL201"].fixable}
     assert sum(r["count"] for r in data) == 6
     bad = check("--statistics", "--format", "sarif", ".")
     assert bad.exit_code == 2 and "--statistics prints text or json" in bad.stderr

@@ -31,7 +31,9 @@ def test_rule_text_has_ruff_layout():
     result = CliRunner().invoke(main, ["rule", "TL101"])
     assert result.exit_code == 0
     rule = REGISTRY["TL101"]
-    assert result.stdout == f"# unbounded-query-result (TL101)\n\n{rule.summary}\n\nNo automatic fix.\n\n{rule.docs()}\n"
+    fix = "Fix is available with `tokenlint fix`." if rule.fixable else "No automatic fix."
+    assert result.stdout == f"# unbounded-query-result (TL101)\n\n{rule.summary}\n\n{fix}\n\n{rule.docs()}\n"
+    assert "\n\nNo automatic fix.\n\n" in CliRunner().invoke(main, ["rule", "TL001"]).stdout
     by_name = CliRunner().invoke(main, ["rule", "unbounded-query-result"])
     assert by_name.stdout == result.stdout
 
