@@ -59,14 +59,14 @@ def test_text_output_lines_table_and_summary(tmp_path):
     result = run(path)
     assert result.exit_code == 1
     lines = result.stdout.splitlines()
-    assert re.match(rf"{re.escape(str(path))}:10:5: TL201 tool `list_orders` returns", lines[0])
+    assert re.match(rf"{re.escape(str(path))}:10:5: TL201 \[\*\] tool `list_orders` returns", lines[0])
     assert lines[1] == (
-        f"{path}:10:12: TL101 `.fetchall()` puts every row of a query into the response of tool "
+        f"{path}:10:12: TL101 [*] `.fetchall()` puts every row of a query into the response of tool "
         "`list_orders` with no bound"
     )
     assert lines[3].split() == ["RISK", "TOOL", "LOCATION", "FRAMEWORK", "FINDINGS"]
     assert lines[4].split() == ["HIGH", "list_orders", f"{path}:8", "mcp-fastmcp", "TL101", "TL201"]
-    assert "Found 2 findings; 1 tools (1 HIGH, 0 MEDIUM, 0 LOW, 0 NONE)" in result.stderr
+    assert "Found 2 findings (2 fixable with `tokenlint fix`); 1 tools (1 HIGH, 0 MEDIUM, 0 LOW, 0 NONE)" in result.stderr
     assert "Found" not in result.stdout
 
 

@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import fnmatch
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable
 
 from tokenlint.analysis.facts import ToolFacts, analyse_tool
+from tokenlint.codemods.plan import unfixable_reason
 from tokenlint.analysis.interpreter import Analyzer
 from tokenlint.config import Settings
 from tokenlint.discovery import ToolDef
@@ -153,6 +154,8 @@ def check_files(files: list[SourcePath], settings: Settings, progress=None,
             )
             tools.append(report)
             facts.risk = report.risk
+            if any(f.fixable for f in tool_findings) and unfixable_reason(facts) is not None:
+                tool_findings = [replace(f, fixable=False) for f in tool_findings]
             all_facts.append(facts)
             findings.extend(tool_findings)
 

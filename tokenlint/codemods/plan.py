@@ -158,6 +158,19 @@ def plan_module(mod: ParsedModule, facts_list: list[ToolFacts], max_tokens: int,
     return plan
 
 
+def unfixable_reason(facts: ToolFacts) -> str | None:
+    """Why ``tokenlint fix`` would leave this tool alone (None: it would rewrite it). A dry run of
+    the planner; used by ``check`` to mark only findings ``fix`` can act on as fixable."""
+    if facts.risk is None or facts.risk < Risk.MEDIUM:
+        return "only HIGH and MEDIUM tools are rewritten"
+    outcome = ToolOutcome(facts.tool.name, "", 0, facts.risk, False)
+    try:
+        _plan_tool(FilePlan(), facts.tool.module, facts, 10_000, outcome)
+    except Unfixable as exc:
+        return str(exc)
+    return None
+
+
 def exclude_reason(name: str) -> str:
     return "the rewrite would not make it LOW (some data reaches the response another way)"
 

@@ -14,6 +14,7 @@ class SourceRule(Rule):
     """Base of TL101–TL106; subclasses set ``code``, ``name``, ``noun`` ("every row")."""
 
     noun = "data"
+    fixable = True
 
     def check(self, facts: ToolFacts, ctx: RuleContext) -> Iterable[Finding]:
         seen = set()

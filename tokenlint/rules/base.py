@@ -43,11 +43,26 @@ class RuleContext:
         )
 
 
+#: The ``## Fix safety`` section of every fixable rule: what ``tokenlint fix`` changes (ruff's
+#: terms: the fix is *unsafe* because over-budget responses change shape).
+FIX_SAFETY = """## Fix safety
+`tokenlint fix` routes the tool's response through `tokenlint.runtime` (`fit_response`, or
+`fit_json_text` in place of `json.dumps`). Within the token budget the tool returns exactly what
+it returned before. Over it, the tool returns the largest page of whole records (or of text) that
+fits, with a `next_action` holding a `cursor`; following it yields every item exactly once. That
+changes what a client receives for large results, so review the diff (`tokenlint fix --diff`).
+The tool gains a `cursor: str | None = None` parameter (a low-level server: a `cursor` property
+in its `inputSchema`) and a return annotation `T` becomes `Paged[T]`, so the SDK's `outputSchema`
+accepts both shapes. An unclamped limit (TL107) gets a maximum of 1,000 items; a constant slice
+that silently cut the response (TL301) is dropped, since pages now carry the rest."""
+
+
 class Rule:
     """Base class of every rule. Class attributes:
 
     ``code`` (``"TL101"``), ``name`` (kebab-case, names the pattern), ``summary`` (one line),
-    ``fixable`` (True only once a codemod of ``tokenlint fix`` rewrites it; none does yet), ``cwe``
+    ``fixable`` (True when ``tokenlint fix`` rewrites the tools it reports; the docs then end
+    with ``FIX_SAFETY``; a finding is marked fixable only if its tool can be rewritten), ``cwe``
     (an int, for SARIF/JSON tags), ``VALID``/``INVALID`` examples.
     """
 
@@ -70,8 +85,9 @@ class Rule:
 
     @classmethod
     def docs(cls) -> str:
-        """The rule's documentation (its docstring, dedented)."""
-        return inspect.cleandoc(cls.__doc__ or "")
+        """The rule's documentation (its docstring, dedented; ``FIX_SAFETY`` for fixable rules)."""
+        text = inspect.cleandoc(cls.__doc__ or "")
+        return f"{text}\n\n{FIX_SAFETY}" if cls.fixable else text
 
     def check(self, facts: ToolFacts, ctx: RuleContext) -> Iterable[Finding]:
         return ()

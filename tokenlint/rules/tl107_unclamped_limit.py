@@ -42,6 +42,7 @@ class UnclampedLimit(Rule):
     """
 
     code = "TL107"
+    fixable = True
     name = "unclamped-limit"
     summary = "A caller-supplied `limit` / `max_results` used with no enforced maximum"
     VALID = [

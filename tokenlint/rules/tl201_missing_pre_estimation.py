@@ -47,6 +47,7 @@ class MissingPreEstimation(Rule):
     """
 
     code = "TL201"
+    fixable = True
     name = "missing-pre-estimation"
     summary = "A collection or text returned without a token estimate against a budget"
     VALID = [

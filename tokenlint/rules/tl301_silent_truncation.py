@@ -42,6 +42,7 @@ class SilentTruncation(Rule):
     """
 
     code = "TL301"
+    fixable = True
     name = "silent-truncation"
     summary = "A fixed cap, slice or size check with no cursor, offset or resource URI in the response"
     VALID = [
