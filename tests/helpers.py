@@ -17,3 +17,18 @@ def write(tmp: Path, name: str, text: str | bytes) -> Path:
     else:
         path.write_text(text, encoding="utf-8")
     return path
+
+
+#: One FastMCP tool returning a whole query (TL101 at 10:12, TL201 at 10:5; HIGH).
+RISKY_SERVER = """\
+import sqlite3
+from mcp.server.fastmcp import FastMCP
+
+mcp = FastMCP("db")
+
+
+@mcp.tool()
+def list_orders() -> list:
+    conn = sqlite3.connect("shop.db")
+    return conn.execute("SELECT * FROM orders").fetchall()
+"""

@@ -8,23 +8,10 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from helpers import write
+from helpers import RISKY_SERVER, write
 from tokenlint.cli import main
 
-SERVER = """\
-import sqlite3
-from mcp.server.fastmcp import FastMCP
-
-mcp = FastMCP("db")
-
-
-@mcp.tool()
-def list_orders() -> list:
-    conn = sqlite3.connect("shop.db")
-    return conn.execute("SELECT * FROM orders").fetchall()
-"""
-
-TWO_QUERIES = SERVER.replace(
+TWO_QUERIES = RISKY_SERVER.replace(
     '    return conn.execute("SELECT * FROM orders").fetchall()\n',
     '    rows = conn.execute("SELECT * FROM orders").fetchall()\n'
     '    rows += conn.execute("SELECT * FROM old_orders").fetchall()\n'
@@ -46,7 +33,7 @@ def check(*args):
 
 @pytest.fixture
 def project(tmp_path, monkeypatch):
-    write(tmp_path, "app/server.py", SERVER)
+    write(tmp_path, "app/server.py", RISKY_SERVER)
     monkeypatch.chdir(tmp_path)
     return tmp_path
 
@@ -69,7 +56,7 @@ def test_written_baseline_is_sorted_counted_and_lineless(project):
 
 def test_known_findings_pass_even_when_lines_move(project):
     check("--write-baseline", "baseline.json", "app")
-    write(project, "app/server.py", "# a new comment\n\n" + SERVER)
+    write(project, "app/server.py", "# a new comment\n\n" + RISKY_SERVER)
     result = check("--baseline", "baseline.json", "app")
     assert result.exit_code == 0
     assert result.stdout.splitlines()[0].split() == ["RISK", "TOOL", "LOCATION", "FRAMEWORK", "FINDINGS"]
@@ -87,7 +74,7 @@ def test_a_second_identical_finding_in_the_same_tool_is_new(project):
 
 def test_a_new_tool_is_new_and_fail_on_counts_only_new_findings(project):
     check("--write-baseline", "baseline.json", "app")
-    write(project, "app/server.py", SERVER + CAPPED_TOOL)
+    write(project, "app/server.py", RISKY_SERVER + CAPPED_TOOL)
     result = check("--format", "json", "--baseline", "baseline.json", "app")
     assert result.exit_code == 1
     data = json.loads(result.stdout)
@@ -110,7 +97,7 @@ def test_baseline_paths_do_not_depend_on_the_working_directory(project, monkeypa
 
 def test_fixed_findings_are_not_reported(project):
     check("--write-baseline", "baseline.json", "app")
-    write(project, "app/server.py", SERVER.replace("SELECT * FROM orders", "SELECT * FROM orders LIMIT 20"))
+    write(project, "app/server.py", RISKY_SERVER.replace("SELECT * FROM orders", "SELECT * FROM orders LIMIT 20"))
     data = json.loads(check("--format", "json", "--baseline", "baseline.json", "app").stdout)
     assert [f["code"] for f in data["findings"]] == ["TL301"]  # a cap without continuation is new
 

@@ -16,7 +16,7 @@ import sys
 
 import pytest
 
-from helpers import REPO, write
+from helpers import REPO, RISKY_SERVER, write
 
 pytest.importorskip("pre_commit", reason="pre-commit is in the test extra")
 pytestmark = pytest.mark.skipif(
@@ -24,25 +24,10 @@ pytestmark = pytest.mark.skipif(
     reason="needs git and a git checkout of tokenlint",
 )
 
-RISKY = """\
-import sqlite3
-
-from mcp.server.fastmcp import FastMCP
-
-mcp = FastMCP("db")
-
-
-@mcp.tool()
-def list_orders() -> list:
-    conn = sqlite3.connect("shop.db")
-    return conn.execute("SELECT * FROM orders").fetchall()
-"""
-
 # The cure by hand: the same rows, paged through the runtime with a cursor.
 FIXED = """\
 import sqlite3
 from typing import Optional
-
 from mcp.server.fastmcp import FastMCP
 from tokenlint.runtime import fit_response
 
@@ -78,8 +63,8 @@ def test_tokenlint_hook_fails_on_a_risky_tool_and_passes_once_fixed(tmp_path):
     env["PRE_COMMIT_COLOR"] = "never"
     subprocess.run(["git", "init", "-q", str(project)], check=True, env=env)
     write(project, "pyproject.toml", "[tool.tokenlint]\nextend-exclude = ['vendor/']\n")
-    write(project, "server.py", RISKY)
-    write(project, "vendor/server.py", RISKY)
+    write(project, "server.py", RISKY_SERVER)
+    write(project, "vendor/server.py", RISKY_SERVER)
     write(project, "notes.md", "not python\n")
 
     def hook(*files: str) -> subprocess.CompletedProcess:
@@ -90,7 +75,7 @@ def test_tokenlint_hook_fails_on_a_risky_tool_and_passes_once_fixed(tmp_path):
 
     failed = hook("server.py", "notes.md")
     assert failed.returncode == 1, failed.stdout + failed.stderr
-    assert "server.py:11:12: TL101" in failed.stdout
+    assert "server.py:10:12: TL101" in failed.stdout
     assert "HIGH  list_orders" in failed.stdout
 
     # pre-commit passes file names one by one: --force-exclude keeps `exclude` working.
