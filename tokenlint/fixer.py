@@ -185,12 +185,12 @@ def _write_one(change: FileChange) -> None:
         old_text = old_text[1:]
     if old_text != change.old_text:
         raise _Stale("the file changed on disk while fix was running")
-    if not os.access(path, os.W_OK):
+    mode = stat.S_IMODE(path.stat().st_mode)
+    if not os.access(path, os.W_OK) or not mode & 0o222:  # no write bit: read-only even for root
         raise PermissionError(13, "file is read-only")
     new_bytes = change.new_text.encode("utf-8" if encoding == "utf-8-sig" else encoding)
     if bom:
         new_bytes = b"\xef\xbb\xbf" + new_bytes
-    mode = stat.S_IMODE(path.stat().st_mode)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tokenlint-tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as fh:

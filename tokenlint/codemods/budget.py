@@ -38,6 +38,7 @@ class FitToBudget(VisitorBasedCodemodCommand):
         super().__init__(context)
         self.plan: FilePlan = plan if plan is not None else context.scratch[PLAN_KEY]
         self.lines: list[str] = []
+        self.renames: dict[int, str] = {}
 
     def transform_module_impl(self, tree: cst.Module) -> cst.Module:
         if not self.plan:
@@ -60,8 +61,20 @@ class FitToBudget(VisitorBasedCodemodCommand):
         return line[: len(line) - len(line.lstrip())]
 
     # -- expressions ----------------------------------------------------------------------------
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+        key = self._key(node)
+        edit = self.plan.functions.get(key) if key is not None else None
+        if edit is not None and edit.rename_cursor_to:
+            # the user's own ``cursor`` variable (a DB cursor) is renamed before the runtime's
+            # ``cursor`` parameter is added; names are collected from the original nodes only
+            self.renames.update({id(n): edit.rename_cursor_to for n in variable_names(node.body)
+                                 if n.value == "cursor"})
+        return True
+
     def on_leave(self, original_node, updated_node):
         updated_node = super().on_leave(original_node, updated_node)
+        if isinstance(original_node, cst.Name) and id(original_node) in self.renames:
+            return updated_node.with_changes(value=self.renames[id(original_node)])
         if not isinstance(original_node, cst.BaseExpression) or isinstance(updated_node, cst.RemovalSentinel):
             return updated_node
         key = self._key(original_node)
@@ -105,9 +118,6 @@ class FitToBudget(VisitorBasedCodemodCommand):
         edit = self.plan.functions.get(key) if key is not None else None
         if edit is None:
             return updated_node
-        if edit.rename_cursor_to:
-            updated_node = updated_node.with_changes(
-                body=updated_node.body.visit(_Rename("cursor", edit.rename_cursor_to)))
         if edit.clamps:
             updated_node = _insert_clamps(updated_node, edit)
         if edit.add_cursor:
@@ -117,25 +127,6 @@ class FitToBudget(VisitorBasedCodemodCommand):
             ann = updated_node.returns.annotation
             updated_node = updated_node.with_changes(
                 returns=updated_node.returns.with_changes(annotation=_parse(f"Paged[{_code(ann)}]")))
-        return updated_node
-
-
-class _Rename(cst.CSTTransformer):
-    """Rename a local variable everywhere it is used as a variable in a function body."""
-
-    def __init__(self, old: str, new: str) -> None:
-        super().__init__()
-        self.old, self.new = old, new
-        self.targets: set[int] = set()
-
-    def on_visit(self, node: cst.CSTNode) -> bool:
-        if not self.targets:
-            self.targets = {id(n) for n in variable_names(node) if n.value == self.old}
-        return True
-
-    def leave_Name(self, original_node: cst.Name, updated_node: cst.Name) -> cst.Name:
-        if id(original_node) in self.targets:
-            return updated_node.with_changes(value=self.new)
         return updated_node
 
 

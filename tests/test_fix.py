@@ -1,0 +1,304 @@
+"""`tokenlint fix`: codemod output (syrupy snapshots), no-ops, fixpoint, re-check, file safety."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import textwrap
+
+import pytest
+from click.testing import CliRunner
+
+from helpers import FIXTURES, write
+from tokenlint.cli import main
+from tokenlint.config import load_settings
+from tokenlint.fixer import fix_paths, write_changes
+from tokenlint.model import Risk
+
+SETTINGS = load_settings(None, {})
+
+
+def _fixture_files() -> list[str]:
+    return sorted(str(p.relative_to(FIXTURES)) for p in FIXTURES.rglob("*.py"))
+
+
+@pytest.fixture(scope="module")
+def fixed_fixtures(tmp_path_factory):
+    """A copy of fixtures/ with `fix` applied: (root, FixResult, before bytes by relative path)."""
+    root = tmp_path_factory.mktemp("fx") / "fixtures"
+    shutil.copytree(FIXTURES, root)
+    before = {str(p.relative_to(root)): p.read_bytes() for p in root.rglob("*") if p.is_file()}
+    cwd = os.getcwd()
+    os.chdir(root.parent)
+    try:
+        result = fix_paths(["fixtures"], SETTINGS)
+        assert write_changes(result.changes) == []
+    finally:
+        os.chdir(cwd)
+    return root, result, before
+
+
+@pytest.mark.parametrize("name", _fixture_files())
+def test_fix_output_per_fixture(fixed_fixtures, name, snapshot):
+    """Before/after of every fixture file (each framework form, each registration form)."""
+    root, result, before = fixed_fixtures
+    change = next((c for c in result.changes if c.display == f"fixtures/{name}"), None)
+    after = (root / name).read_bytes()
+    if change is None:
+        assert after == before[name], "a file fix did not change was touched"
+    assert (change.diff() if change else "(unchanged)") == snapshot
+
+
+def test_fix_outcomes(fixed_fixtures, snapshot):
+    """Every HIGH/MEDIUM tool is either fixed (with notes) or listed with the reason."""
+    _, result, _ = fixed_fixtures
+    rows = [f"{o.path}:{o.line} {o.name} {o.risk.name} "
+            + ("fixed" + "".join(f"; {n}" for n in o.notes) if o.fixed else f"NOT FIXED: {o.reason}")
+            for o in result.outcomes]
+    assert rows == snapshot
+    assert result.errors == []
+
+
+def test_fixed_tools_are_low_and_the_rest_unchanged(fixed_fixtures):
+    root, result, _ = fixed_fixtures
+    cwd = os.getcwd()
+    os.chdir(root.parent)
+    try:
+        from tokenlint.engine import check_paths
+
+        after = {(t.path, t.name): t.risk for t in check_paths(["fixtures"], SETTINGS).result.tools}
+    finally:
+        os.chdir(cwd)
+    fixed = {(o.path, o.name) for o in result.outcomes if o.fixed}
+    unfixed = {(o.path, o.name): o.risk for o in result.outcomes if not o.fixed}
+    assert len(fixed) >= 60
+    for key, risk in after.items():
+        if key in fixed:
+            assert risk == Risk.LOW, (key, risk)
+        elif key in unfixed:
+            assert risk == unfixed[key], key
+
+
+def test_fix_twice_is_a_fixpoint(fixed_fixtures):
+    root, _, _ = fixed_fixtures
+    cwd = os.getcwd()
+    os.chdir(root.parent)
+    try:
+        again = fix_paths(["fixtures"], SETTINGS)
+    finally:
+        os.chdir(cwd)
+    assert again.changes == []
+    assert all(not o.fixed for o in again.outcomes)  # only the unfixable ones are left
+
+
+def _fix_source(tmp_path, source: str, name: str = "server.py") -> tuple[str, list]:
+    path = write(tmp_path, name, textwrap.dedent(source))
+    result = fix_paths([str(path)], SETTINGS)
+    assert result.errors == []
+    return (result.changes[0].new_text if result.changes else path.read_text()), result.outcomes
+
+
+HEADER = "import sqlite3\nfrom mcp.server.fastmcp import FastMCP\nmcp = FastMCP('db')\ndb = sqlite3.connect('x.db')\n"
+
+
+def test_layout_of_multiline_parameters_with_trailing_comma(tmp_path):
+    new, _ = _fix_source(tmp_path, HEADER + textwrap.dedent('''
+        @mcp.tool()
+        def orders(
+            customer: str,
+            status: str = "open",
+        ) -> list[dict]:
+            """Orders of a customer."""
+            return db.execute("SELECT * FROM orders WHERE c = ? AND s = ?", (customer, status)).fetchall()
+    '''))
+    assert textwrap.dedent('''
+        def orders(
+            customer: str,
+            status: str = "open",
+            cursor: str | None = None,
+        ) -> Paged[list[dict]]:
+            """Orders of a customer."""
+            return fit_response(
+                db.execute("SELECT * FROM orders WHERE c = ? AND s = ?", (customer, status)).fetchall(),
+                tool="orders",
+                arguments={"customer": customer, "status": status},
+                cursor=cursor,
+                max_tokens=10_000,
+            )
+    ''') in new
+    assert "from tokenlint.runtime import Paged, fit_response\n" in new
+
+
+def test_keyword_only_and_kwargs_get_a_keyword_only_cursor(tmp_path):
+    new, _ = _fix_source(tmp_path, HEADER + textwrap.dedent('''
+        @mcp.tool()
+        async def a(*, q: str) -> list:
+            return db.execute("SELECT * FROM t WHERE q = ?", (q,)).fetchall()
+        @mcp.tool()
+        def b(q: str, **extra) -> list:
+            return db.execute("SELECT * FROM t WHERE q = ?", (q,)).fetchall()
+    '''))
+    assert "async def a(*, q: str, cursor: str | None = None) -> Paged[list]:" in new
+    assert "def b(q: str, *, cursor: str | None = None, **extra) -> Paged[list]:" in new
+    compile(new, "server.py", "exec")
+
+
+def test_local_named_cursor_is_renamed_not_shadowed(tmp_path):
+    new, _ = _fix_source(tmp_path, HEADER + textwrap.dedent('''
+        @mcp.tool()
+        def tags():
+            cursor = db.cursor()
+            cursor.execute("SELECT name FROM tags")
+            return cursor.fetchall()
+    '''))
+    assert "    db_cursor = db.cursor()\n    db_cursor.execute(" in new
+    assert '        db_cursor.fetchall(),\n        tool="tags", arguments={}, cursor=cursor, max_tokens=10_000,\n' in new
+    assert "def tags(cursor: str | None = None):" in new
+
+
+def test_clamp_json_dumps_and_context_session(tmp_path):
+    new, outcomes = _fix_source(tmp_path, HEADER + textwrap.dedent('''
+        import json
+        from mcp.server.fastmcp import Context
+        @mcp.tool()
+        def top(ctx: Context, limit: int = 20) -> str:
+            """Top rows."""
+            rows = db.execute("SELECT * FROM t LIMIT ?", (limit,)).fetchall()
+            return json.dumps(rows, indent=2)
+    '''))
+    assert '    """Top rows."""\n    limit = min(limit, 1_000)\n' in new
+    assert ('fit_json_text(\n        rows,\n        tool="top",\n        arguments={"limit": limit},\n'
+            '        cursor=cursor,\n        session_id=session_id_from_context(ctx),\n        max_tokens=10_000,\n'
+            '        indent=2,\n    )') in new
+    assert outcomes[0].notes == ["`limit` is clamped to at most 1,000"]
+
+
+def test_silent_slice_is_dropped_and_sql_cap_kept(tmp_path):
+    new, outcomes = _fix_source(tmp_path, HEADER + textwrap.dedent('''
+        @mcp.tool()
+        def names() -> list:
+            return [r[0] for r in db.execute("SELECT name FROM t").fetchall()][:50]
+        @mcp.tool()
+        def recent() -> list:
+            return db.execute("SELECT * FROM t ORDER BY at DESC LIMIT 50").fetchall()
+    '''))
+    assert 'fit_response(\n        [r[0] for r in db.execute("SELECT name FROM t").fetchall()],\n' in new
+    assert 'LIMIT 50").fetchall(),\n        tool="recent"' in new
+    assert outcomes[0].notes == ["the silent cap `:50` was dropped: pages carry the rest"]
+    assert outcomes[1].notes[0].startswith("the cap in `db.execute(")
+
+
+@pytest.mark.parametrize("body, reason", [
+    ("def t(cursor: str = '') -> list:\n    return db.execute('SELECT * FROM t').fetchall()",
+     "already has a `cursor` parameter"),
+    ("def t(q: str) -> Report:\n    return Report(rows=db.execute('SELECT * FROM t').fetchall())",
+     "it returns `Report`"),
+    ("def t(q: str):\n    q = q + '%'\n    return db.execute('SELECT * FROM t WHERE q LIKE ?', (q,)).fetchall()",
+     "parameter `q` is reassigned"),
+])
+def test_unsafe_rewrites_are_refused_with_a_reason(tmp_path, body, reason):
+    path = write(tmp_path, "server.py", HEADER + "@mcp.tool()\n" + body + "\n")
+    before = path.read_bytes()
+    runner = CliRunner()
+    result = runner.invoke(main, ["fix", str(path)])
+    assert result.exit_code == 1
+    assert f"{path}:6: tool `t` (HIGH) not fixed: " in result.stderr
+    assert reason in result.stderr
+    assert path.read_bytes() == before
+
+
+LOWLEVEL = '''\
+import json
+import sqlite3
+import mcp.types as types
+from mcp.server.lowlevel import Server
+
+server = Server("db")
+db = sqlite3.connect("x.db")
+
+
+@server.list_tools()
+async def list_tools() -> list[types.Tool]:
+    return [types.Tool(name="dump", description="All rows.", inputSchema={"type": "object"})]
+
+
+@server.call_tool()
+async def call_tool(name: str, arguments: dict) -> list[types.TextContent]:
+    if name == "dump":
+        rows = db.execute("SELECT * FROM t").fetchall()
+        return [types.TextContent(type="text", text=json.dumps(rows))]
+    raise ValueError(name)
+'''
+
+
+def test_lowlevel_branch_and_input_schema(tmp_path):
+    new, outcomes = _fix_source(tmp_path, LOWLEVEL)
+    assert 'inputSchema=with_cursor_parameter({"type": "object"})' in new
+    assert ('text=fit_json_text(\n            rows,\n            tool="dump", arguments=arguments, '
+            'cursor=arguments.get("cursor"), max_tokens=10_000,\n        ))]') in new
+    assert outcomes[0].fixed
+
+
+def test_diff_writes_nothing_and_exits_1(tmp_path):
+    path = write(tmp_path, "server.py", LOWLEVEL)
+    stat = path.stat()
+    result = CliRunner().invoke(main, ["fix", "--diff", str(path)])
+    assert result.exit_code == 1
+    assert result.stdout.startswith(f"--- a/{path}\n+++ b/{path}\n")
+    assert "Would fix 1 tool in 1 file." in result.stderr
+    assert path.read_text() == LOWLEVEL and path.stat().st_mtime_ns == stat.st_mtime_ns
+
+
+def test_nothing_to_fix_exits_0_and_touches_nothing(tmp_path):
+    path = write(tmp_path, "server.py", HEADER + "@mcp.tool()\ndef ping() -> str:\n    return 'ok'\n")
+    stat = path.stat()
+    result = CliRunner().invoke(main, ["fix", str(path)])
+    assert result.exit_code == 0, result.stderr
+    assert "Fixed 0 tools in 0 files." in result.stderr
+    assert path.stat().st_mtime_ns == stat.st_mtime_ns
+
+
+@pytest.mark.parametrize("encode", [
+    pytest.param(lambda s: s.replace("\n", "\r\n").encode(), id="crlf"),
+    pytest.param(lambda s: b"\xef\xbb\xbf" + s.encode(), id="utf8-bom"),
+    pytest.param(lambda s: ("# -*- coding: latin-1 -*-\n# caf\xe9\n" + s).encode("latin-1"), id="latin1-cookie"),
+])
+def test_encoding_bom_and_line_endings_are_kept(tmp_path, encode):
+    path = write(tmp_path, "server.py", encode(LOWLEVEL))
+    result = CliRunner().invoke(main, ["fix", str(path)])
+    assert result.exit_code == 0, result.stderr
+    data = path.read_bytes()
+    original = encode(LOWLEVEL)
+    assert data != original
+    assert data.startswith(original[:40])
+    if b"\r\n" in original:
+        assert data.count(b"\r\n") == data.count(b"\n")
+    if b"latin-1" in original:
+        assert "# caf\xe9" in data.decode("latin-1")
+    compile(data, str(path), "exec")
+
+
+def test_read_only_file_is_reported_and_left_alone(tmp_path):
+    path = write(tmp_path, "server.py", LOWLEVEL)
+    path.chmod(0o444)
+    try:
+        result = CliRunner().invoke(main, ["fix", str(path)])
+    finally:
+        path.chmod(0o644)
+    assert result.exit_code == 2
+    assert f"tokenlint: {path}: not written: file is read-only" in result.stderr
+    assert path.read_text() == LOWLEVEL
+
+
+def test_rewrite_that_does_not_parse_is_dropped(tmp_path, monkeypatch):
+    from libcst.codemod import TransformSuccess
+
+    import tokenlint.fixer as fixer
+
+    monkeypatch.setattr(fixer, "transform_module",
+                        lambda command, code: TransformSuccess(warning_messages=[], code=code + "\ndef (:\n"))
+    path = write(tmp_path, "server.py", LOWLEVEL)
+    result = CliRunner().invoke(main, ["fix", str(path)])
+    assert result.exit_code == 2
+    assert f"tokenlint: {path}: rewrite of dump dropped: it would not parse" in result.stderr
+    assert path.read_text() == LOWLEVEL
