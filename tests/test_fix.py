@@ -244,7 +244,7 @@ def test_diff_writes_nothing_and_exits_1(tmp_path):
     stat = path.stat()
     result = CliRunner().invoke(main, ["fix", "--diff", str(path)])
     assert result.exit_code == 1
-    assert result.stdout.startswith(f"--- a/{path}\n+++ b/{path}\n")
+    assert result.stdout.startswith(f"--- {path}\n+++ {path}\n")
     assert "Would fix 1 tool in 1 file." in result.stderr
     assert path.read_text() == LOWLEVEL and path.stat().st_mtime_ns == stat.st_mtime_ns
 

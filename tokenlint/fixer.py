@@ -47,10 +47,11 @@ class FileChange:
     new_text: str
 
     def diff(self) -> str:
-        """Unified diff, ``a/`` and ``b/`` prefixed like ``git diff``."""
+        """Unified diff; relative paths get ``a/`` and ``b/`` prefixes like ``git diff``."""
+        old, new = (self.display, self.display) if os.path.isabs(self.display) else \
+            (f"a/{self.display}", f"b/{self.display}")
         return "".join(difflib.unified_diff(
-            self.old_text.splitlines(keepends=True), self.new_text.splitlines(keepends=True),
-            f"a/{self.display}", f"b/{self.display}"))
+            self.old_text.splitlines(keepends=True), self.new_text.splitlines(keepends=True), old, new))
 
 
 @dataclass

@@ -317,6 +317,8 @@ def _plan_return(plan: FilePlan, mod: ParsedModule, value: cst.BaseExpression, w
         return
     if mapping:
         dumps = [node for node in _walk(value) if _is_json_dumps(mod, node)]
+        dumps += [arg for node in _walk(value) if isinstance(node, cst.Call)
+                  for arg in _text_helper_args(mod, node) if not any(arg in _walk(d) for d in dumps)]
         if not dumps:
             raise Unfixable("its branch returns no `TextContent` or `json.dumps(...)` text that could be paged")
         for call in dumps:
@@ -327,6 +329,27 @@ def _plan_return(plan: FilePlan, mod: ParsedModule, value: cst.BaseExpression, w
         if callee[:1].isupper():
             raise Unfixable(f"it returns a `{callee}(...)` object, which tokenlint.runtime cannot page")
     _wrap_value(plan, mod, value, wrap_for)
+
+
+def _text_helper_args(mod: ParsedModule, call: cst.Call) -> list[cst.BaseExpression]:
+    """For ``text_result(x)`` where ``text_result`` is a function of ``mod`` that puts its
+    parameter into ``TextContent(text=param)``: ``[x]``."""
+    fn = mod.functions.get(dotted_name(call.func) or "")
+    if fn is None:
+        return []
+    names = [p.name.value for p in fn.params.params]
+    out = []
+    for node in _walk(fn.body):
+        if isinstance(node, cst.Call) and (dotted_name(node.func) or "").split(".")[-1] == "TextContent":
+            text = next((a.value for a in node.args if a.keyword is not None and a.keyword.value == "text"), None)
+            if isinstance(text, cst.Name) and text.value in names:
+                i = names.index(text.value)
+                arg = next((a for a in call.args if a.keyword is not None and a.keyword.value == text.value), None)
+                if arg is None and i < len(call.args) and call.args[i].keyword is None:
+                    arg = call.args[i]
+                if arg is not None:
+                    out.append(arg.value)
+    return out
 
 
 def _wrap_value(plan: FilePlan, mod: ParsedModule, value: cst.BaseExpression, wrap_for) -> None:
