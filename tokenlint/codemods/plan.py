@@ -47,6 +47,11 @@ _PAGEABLE_ANNOTATION = re.compile(
     r"^(typing\.)?(list|List|dict|Dict|Sequence|Mapping|MutableMapping|Any|tuple|Tuple|Iterable|object)\b"
 )
 _TEXT_ANNOTATION = re.compile(r"^(str|Optional\[str\]|str \| None|None \| str)$")
+#: Open dict annotations: a page envelope validates against them as it is, and wrapping them in
+#: ``Paged[...]`` (a Union) would make the SDKs nest even small results under ``"result"``.
+_OPEN_DICT_ANNOTATION = re.compile(
+    r"^(typing\.)?(dict|Dict|Mapping|MutableMapping)(\[\s*str\s*,\s*(typing\.)?(Any|object)\s*\])?$"
+)
 _ARGUMENT_PARAMS = ("arguments", "args", "tool_args", "tool_arguments", "arguments_", "input", "params")
 
 
@@ -237,8 +242,8 @@ def _signature_tool(plan: FilePlan, mod: ParsedModule, facts: ToolFacts, max_tok
         ann = _code(fn.returns.annotation).strip()
         if ann.startswith(("Paged[", "tokenlint.runtime.Paged[")):
             pass
-        elif _TEXT_ANNOTATION.match(ann):
-            pass
+        elif _TEXT_ANNOTATION.match(ann) or _OPEN_DICT_ANNOTATION.match(ann):
+            pass  # a text page is a str; a page envelope is a dict with str keys
         elif _PAGEABLE_ANNOTATION.match(ann) and "Content" not in ann:
             edit.paged = True
             plan.imports.add("Paged")
