@@ -17,6 +17,8 @@ from pathlib import Path
 
 import libcst as cst
 
+from tokenlint.walk import code_children
+
 
 def dotted_name(node: cst.BaseExpression | None) -> str | None:
     """``a.b.c`` for a Name/Attribute chain, else None."""
@@ -123,4 +125,4 @@ def _iter_imports(module: cst.Module):
             continue
         if isinstance(node, (cst.BaseExpression,)):
             continue
-        stack.extend(reversed(node.children))
+        stack.extend(reversed(code_children(node)))

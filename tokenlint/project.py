@@ -16,6 +16,7 @@ from libcst.metadata import MetadataWrapper, PositionProvider
 from tokenlint.imports import ImportTable, module_name_for
 from tokenlint.parsing import parse_module
 from tokenlint.sourcefile import SourceError, read_source
+from tokenlint.walk import walk_with_class
 
 
 @dataclass(eq=False)
@@ -35,6 +36,7 @@ class ParsedModule:
     functions: dict[str, cst.FunctionDef] = field(default_factory=dict)
     classes: dict[str, cst.ClassDef] = field(default_factory=dict)
     _positions: dict | None = field(default=None, repr=False)
+    _nodes: list | None = field(default=None, repr=False)
 
     @classmethod
     def build(cls, path: Path, display_path: str, tree: cst.Module) -> ParsedModule:
@@ -50,6 +52,14 @@ class ParsedModule:
                     if isinstance(item, cst.FunctionDef):
                         mod.functions[f"{stmt.name.value}.{item.name.value}"] = item
         return mod
+
+    def nodes(self) -> list[tuple[cst.CSTNode, str | None]]:
+        """Every code node of the module (no whitespace or punctuation, see ``tokenlint.walk``)
+        in source order, each with the name of its innermost enclosing class (None outside
+        classes). Walked once, on first use, and shared by every discovery pass."""
+        if self._nodes is None:
+            self._nodes = list(walk_with_class(self.tree))
+        return self._nodes
 
     def position(self, node: cst.CSTNode) -> tuple[int, int, int, int]:
         """(line, column, end_line, end_column) of a node: lines 1-based, columns 1-based.

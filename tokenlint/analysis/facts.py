@@ -27,6 +27,7 @@ from tokenlint.analysis.taints import Site, Src, sources
 from tokenlint.discovery import ToolDef
 from tokenlint.imports import dotted_name
 from tokenlint.model import Risk
+from tokenlint.walk import code_children
 
 #: An enforced character cap above this is no budget: Claude Code persists results above
 #: 50,000 chars and refuses above 25,000 tokens (~100,000 chars of prose) — field.md §2.
@@ -271,7 +272,7 @@ def _applied(body, name: str, keys: set[str] = frozenset()) -> bool:
             # text and dict values in the response are echoes (``offset + limit``), not uses
             child_ctx = False
             in_return.update(id(n) for n in _walk_body([node]) if isinstance(n, cst.FormattedString))
-        stack.extend((c, child_ctx) for c in node.children)
+        stack.extend((c, child_ctx) for c in code_children(node))
     return False
 
 
@@ -282,7 +283,7 @@ def _walk_body(body):
         yield node
         if isinstance(node, (cst.FunctionDef, cst.ClassDef)) and node not in body:
             continue
-        stack.extend(node.children)
+        stack.extend(code_children(node))
 
 
 def _definition_text(tool: ToolDef) -> str:

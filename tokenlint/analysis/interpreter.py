@@ -33,6 +33,7 @@ from tokenlint.analysis.taints import (
     union,
 )
 from tokenlint.imports import dotted_name
+from tokenlint.walk import code_children
 
 MAX_HELPER_DEPTH = 4
 
@@ -1099,7 +1100,7 @@ def _pages_through(loop: cst.While) -> bool:
                     return True
         if isinstance(n, (cst.FunctionDef, cst.ClassDef)):
             continue
-        stack.extend(n.children)
+        stack.extend(code_children(n))
     return False
 
 
@@ -1108,7 +1109,7 @@ def _subexpressions(node: cst.CSTNode):
     while stack:
         n = stack.pop()
         yield n
-        stack.extend(c for c in n.children if isinstance(c, cst.BaseExpression))
+        stack.extend(c for c in code_children(n) if isinstance(c, cst.BaseExpression))
 
 
 def _comparisons(test: cst.BaseExpression):
@@ -1173,7 +1174,7 @@ def _le_in_annotation(ann: cst.BaseExpression, interp) -> int | None:
                     c = interp.const_int(a.value)
                     if c is not None:
                         return c
-        stack.extend(c for c in n.children if isinstance(c, cst.CSTNode))
+        stack.extend(code_children(n))
     return None
 
 

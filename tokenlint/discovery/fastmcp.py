@@ -8,24 +8,12 @@ name=...)``, ``x.add_tool(Tool.from_function(fn, name=...))``, ``x.tool(fn)``, a
 
 from __future__ import annotations
 
-from typing import Iterator
-
 import libcst as cst
 
 from tokenlint.discovery import ToolDef, function_body
 from tokenlint.discovery.servers import ServerRegistry, _string
 from tokenlint.imports import dotted_name
 from tokenlint.project import ParsedModule, Project
-
-
-def walk_with_class(root: cst.CSTNode) -> Iterator[tuple[cst.CSTNode, str | None]]:
-    """Every node with the name of the innermost enclosing class (None outside classes)."""
-    stack: list[tuple[cst.CSTNode, str | None]] = [(root, None)]
-    while stack:
-        node, cls = stack.pop()
-        yield node, cls
-        inner = node.name.value if isinstance(node, cst.ClassDef) else cls
-        stack.extend((child, inner) for child in reversed(node.children))
 
 
 def _tool_name_args(call: cst.Call | None, mod: ParsedModule | None = None) -> str | None:
@@ -63,7 +51,7 @@ def find_fastmcp_tools(mod: ParsedModule, project: Project, servers: ServerRegis
     """All FastMCP-style tools registered in ``mod`` (on servers of any module of the run)."""
     tools: list[ToolDef] = []
     registered: set[int] = set()
-    for node, cls in walk_with_class(mod.tree):
+    for node, cls in mod.nodes():
         if isinstance(node, cst.FunctionDef):
             for dec in node.decorators:
                 expr = dec.decorator
@@ -184,7 +172,7 @@ def _resolve_direct(
         fn = mod.functions.get(node.value)
         if fn is not None:
             return mod, fn, None
-        nested = _find_nested_def(mod.tree, node.value)
+        nested = _find_nested_def(mod, node.value)
         if nested is not None:
             return mod, nested, None
         qn = mod.imports.qualify(node)
@@ -212,8 +200,8 @@ def _resolve_direct(
     return None
 
 
-def _find_nested_def(tree: cst.Module, name: str) -> cst.FunctionDef | None:
-    for node, _ in walk_with_class(tree):
+def _find_nested_def(mod: ParsedModule, name: str) -> cst.FunctionDef | None:
+    for node, _ in mod.nodes():
         if isinstance(node, cst.FunctionDef) and node.name.value == name:
             return node
     return None

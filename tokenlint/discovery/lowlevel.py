@@ -19,7 +19,6 @@ from __future__ import annotations
 import libcst as cst
 
 from tokenlint.discovery import ToolDef, function_body
-from tokenlint.discovery.fastmcp import walk_with_class
 from tokenlint.discovery.servers import ServerRegistry, _string, _walk
 from tokenlint.imports import dotted_name
 from tokenlint.project import ParsedModule, Project
@@ -29,7 +28,7 @@ FRAMEWORK = "mcp-lowlevel"
 
 def find_lowlevel_tools(mod: ParsedModule, project: Project, servers: ServerRegistry) -> list[ToolDef]:
     handlers: list[cst.FunctionDef] = []
-    for node, _cls in walk_with_class(mod.tree):
+    for node, _cls in mod.nodes():
         if isinstance(node, cst.FunctionDef):
             for dec in node.decorators:
                 expr = dec.decorator
@@ -56,7 +55,7 @@ def _function_named(mod: ParsedModule, name: str | None) -> cst.FunctionDef | No
     if not name:
         return None
     name = name.split(".")[-1]
-    for node, _ in walk_with_class(mod.tree):
+    for node, _ in mod.nodes():
         if isinstance(node, cst.FunctionDef) and node.name.value == name:
             return node
     return None
@@ -225,7 +224,7 @@ class _Dispatch:
     def _literal(self, name, kinds):
         if not name:
             return None
-        for node in _walk(self.mod.tree):
+        for node, _ in self.mod.nodes():
             if isinstance(node, (cst.Assign, cst.AnnAssign)) and isinstance(node.value, kinds):
                 targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target]
                 if any(dotted_name(t) == name for t in targets):

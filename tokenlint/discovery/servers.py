@@ -18,6 +18,7 @@ import libcst as cst
 from tokenlint.discovery import SERVER_CLASSES, UNRESOLVED_FRAMEWORK
 from tokenlint.imports import dotted_name
 from tokenlint.project import ParsedModule, Project
+from tokenlint.walk import walk
 
 
 @dataclass
@@ -56,7 +57,7 @@ class ServerRegistry:
 
     def scan(self, mod: ParsedModule) -> None:
         """Record the server objects and non-server names bound in a module."""
-        for node in _walk(mod.tree):
+        for node, _ in mod.nodes():
             if isinstance(node, (cst.Assign, cst.AnnAssign)):
                 value = node.value
                 targets = (
@@ -83,7 +84,7 @@ class ServerRegistry:
 
     def scan_mounts(self, mod: ParsedModule) -> None:
         """Record ``parent.mount(sub, namespace=/prefix=)`` and ``import_server`` prefixes."""
-        for node in _walk(mod.tree):
+        for node, _ in mod.nodes():
             if not (isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute)):
                 continue
             if node.func.attr.value not in ("mount", "import_server"):
@@ -197,10 +198,4 @@ def _string(node: cst.BaseExpression) -> str | None:
     return None
 
 
-def _walk(root: cst.CSTNode):
-    """Every node below ``root`` (iterative, so deep nesting cannot overflow the stack)."""
-    stack: list[cst.CSTNode] = [root]
-    while stack:
-        node = stack.pop()
-        yield node
-        stack.extend(reversed(node.children))
+_walk = walk
