@@ -2,9 +2,12 @@
 environment (from the package registry, as any user's pre-commit does) and runs the
 ``tokenlint`` hook in a throwaway git repository.
 
-try-repo builds the hook from this checkout's HEAD plus its uncommitted changes to tracked
-files. ``PRE_COMMIT_HOME`` points into the test's tmp dir, so nothing is left in the user's
-cache; the one environment it builds (about 30 s with a warm pip cache) serves every run below.
+try-repo is pointed at a one-commit copy of this checkout's working tree (tracked files and
+untracked ones git does not ignore, as they are on disk), so the hook tested is the code under
+test, in a clean CI clone and in a working tree with changes alike (try-repo on the checkout
+itself would ignore new untracked modules). ``PRE_COMMIT_HOME`` points into the test's tmp dir,
+so nothing is left in the user's cache; the one environment it builds (about 30 s with a warm
+pip cache) serves every run below.
 """
 
 from __future__ import annotations
@@ -56,11 +59,32 @@ def test_hooks_file_declares_both_hooks():
         assert hook["minimum_pre_commit_version"]
 
 
+def _git(*args, cwd, env) -> str:
+    return subprocess.run(["git", *args], cwd=cwd, env=env, check=True, capture_output=True).stdout.decode()
+
+
+def _copy_of_working_tree(dest, env) -> None:
+    """``dest``: a git repository with one commit holding this checkout's files as on disk."""
+    names = _git("ls-files", "-z", "--cached", "--others", "--exclude-standard", cwd=REPO, env=env)
+    for name in filter(None, names.split("\0")):
+        source = REPO / name
+        if source.is_file():  # a tracked file deleted in the working tree is left out
+            (dest / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, dest / name)
+    _git("init", "-q", cwd=dest, env=env)
+    _git("add", "-A", cwd=dest, env=env)
+    _git("-c", "user.name=tokenlint tests", "-c", "user.email=tests@tokenlint.invalid",
+         "commit", "-q", "-m", "working tree under test", cwd=dest, env=env)
+
+
 def test_tokenlint_hook_fails_on_a_risky_tool_and_passes_once_fixed(tmp_path):
     project = tmp_path / "project"
+    checkout = tmp_path / "tokenlint"
     env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
     env["PRE_COMMIT_HOME"] = str(tmp_path / "pre-commit-home")
     env["PRE_COMMIT_COLOR"] = "never"
+    checkout.mkdir()
+    _copy_of_working_tree(checkout, env)
     subprocess.run(["git", "init", "-q", str(project)], check=True, env=env)
     write(project, "pyproject.toml", "[tool.tokenlint]\nextend-exclude = ['vendor/']\n")
     write(project, "server.py", RISKY_SERVER)
@@ -69,7 +93,7 @@ def test_tokenlint_hook_fails_on_a_risky_tool_and_passes_once_fixed(tmp_path):
 
     def hook(*files: str) -> subprocess.CompletedProcess:
         return subprocess.run(
-            [sys.executable, "-m", "pre_commit", "try-repo", str(REPO), "tokenlint", "--files", *files],
+            [sys.executable, "-m", "pre_commit", "try-repo", str(checkout), "tokenlint", "--files", *files],
             cwd=project, env=env, capture_output=True, text=True, timeout=900,
         )
 

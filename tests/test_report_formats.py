@@ -190,3 +190,20 @@ def test_check_draws_progress_on_a_terminal(tmp_path, monkeypatch):
     json_run = check("--format", "json", ".")
     assert terminal.getvalue() == ""
     assert json.loads(json_run.stdout)["findings"] == []
+
+
+@pytest.mark.parametrize(
+    ("args", "toml", "message"),
+    [
+        (["--ignore", "TL20l"], None, "unknown rule selector `TL20L` in ignore"),
+        (["--select", "E501"], None, "unknown rule selector `E501` in select"),
+        ([], "[tool.tokenlint]\nextend-select = ['TL9']\n", "unknown rule selector `TL9` in extend-select"),
+        ([], "[tool.tokenlint]\nper-file-ignores = { 'a.py' = ['TL1O1'] }\n", "in per-file-ignores.a.py"),
+    ],
+)
+def test_a_selector_that_matches_no_rule_exits_2(project, args, toml, message):
+    if toml:
+        write(project, "pyproject.toml", toml)
+    result = check(*args, ".")
+    assert result.exit_code == 2
+    assert message in result.stderr

@@ -111,7 +111,25 @@ def load_settings(config_file: Path | None, overrides: dict[str, Any] | None = N
             settings = replace(settings, **{key: value})
     if settings.fail_on not in FAIL_ON_CHOICES:
         raise ConfigError(f"fail-on must be one of {', '.join(FAIL_ON_CHOICES)}, not {settings.fail_on!r}")
+    _check_selectors(settings)
     return settings
+
+
+def _check_selectors(settings: Settings) -> None:
+    """Every code or prefix in select/extend-select/ignore/per-file-ignores must name at least
+    one rule (or be ``ALL``): a typo such as ``TL20l`` would otherwise select or ignore nothing,
+    silently. Raises ``ConfigError`` naming the selector."""
+    from tokenlint.rules import REGISTRY
+
+    groups = [("select", settings.select), ("extend-select", settings.extend_select), ("ignore", settings.ignore)]
+    groups += [(f"per-file-ignores.{pattern}", codes) for pattern, codes in settings.per_file_ignores]
+    for key, selectors in groups:
+        for selector in selectors:
+            if selector != "ALL" and not any(code.startswith(selector) for code in REGISTRY):
+                raise ConfigError(
+                    f"unknown rule selector `{selector}` in {key}: it matches no rule "
+                    f"(codes: {', '.join(sorted(REGISTRY))}; a prefix such as TL1 selects a group)"
+                )
 
 
 def _apply_table(settings: Settings, table: dict, path: Path) -> Settings:
