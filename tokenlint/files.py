@@ -15,6 +15,7 @@ from pathlib import Path
 import pathspec
 
 from tokenlint.config import Settings
+from tokenlint.sourcefile import wide_encoding
 
 #: A file can hold or register an MCP tool only if it mentions one of these (bytes, before any
 #: decoding): server classes, the registration decorators/methods, or the SDK package names.
@@ -75,7 +76,8 @@ def expand_paths(paths: list[str], settings: Settings) -> list[SourcePath]:
                 if exclude.match_file(rel) or _ignored(ignores, f, False):
                     continue
                 display = _display(os.path.join(given, rel))
-                out.setdefault(f.resolve(), SourcePath(f, display))
+                # realpath, not resolve(): a symlink loop is kept (its read fails with a TL001)
+                out.setdefault(Path(os.path.realpath(f)), SourcePath(f, display))
     return sorted(out.values(), key=lambda s: s.display)
 
 
@@ -101,5 +103,11 @@ def _ignored(ignores, path: Path, is_dir: bool) -> bool:
 
 
 def may_define_tools(data: bytes) -> bool:
-    """The byte prefilter: False when the file cannot define or register an MCP tool."""
-    return PREFILTER.search(data) is not None
+    """The byte prefilter: False when the file cannot define or register an MCP tool.
+
+    A UTF-16/UTF-32 file (byte-order mark) is searched as text, so that one mentioning MCP is
+    read and reported (TL001) instead of skipped."""
+    if PREFILTER.search(data) is not None:
+        return True
+    wide = wide_encoding(data)
+    return wide is not None and PREFILTER.search(data.decode(wide, errors="replace").encode()) is not None

@@ -38,7 +38,10 @@ def module_name_for(path: Path) -> str:
     ``src/pkg/sub/mod.py`` with ``__init__.py`` in ``pkg`` and ``sub`` → ``pkg.sub.mod``;
     a package's ``__init__.py`` is the package itself; a loose script is its stem.
     """
-    path = path.resolve()
+    try:
+        path = path.resolve()
+    except (OSError, RuntimeError):  # a symlink loop (its read fails later, as a TL001)
+        path = path.absolute()
     parts = [] if path.name == "__init__.py" else [path.stem]
     parent = path.parent
     while (parent / "__init__.py").is_file():

@@ -6,6 +6,7 @@ finding; nothing here lets an exception about bad input escape.
 
 from __future__ import annotations
 
+import codecs
 import io
 import tokenize
 from pathlib import Path
@@ -15,16 +16,34 @@ from pathlib import Path
 MAX_FILE_BYTES = 4 * 1024 * 1024
 
 
+#: Byte-order marks of encodings that are not ASCII-compatible, which CPython cannot read as
+#: source (PEP 263 allows only ASCII-compatible encodings). UTF-32 LE first: its BOM starts
+#: with UTF-16 LE's.
+_WIDE_BOMS = (
+    (codecs.BOM_UTF32_LE, "utf-32"), (codecs.BOM_UTF32_BE, "utf-32"),
+    (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16"),
+)
+
+
 class SourceError(Exception):
     """A file that cannot be read as Python source; ``str(err)`` is the reason, one line."""
+
+
+def wide_encoding(data: bytes) -> str | None:
+    """``"utf-16"`` or ``"utf-32"`` when ``data`` starts with that encoding's byte-order mark."""
+    return next((name for bom, name in _WIDE_BOMS if data.startswith(bom)), None)
 
 
 def decode_source(data: bytes) -> str:
     """Decode source bytes as Python does: a UTF-8 BOM, else a PEP 263 coding cookie, else UTF-8.
 
-    Raises ``SourceError`` for NUL bytes ("binary file"), an unknown encoding, or bytes that are
-    not valid in the declared encoding (naming the byte offset).
+    Raises ``SourceError`` for a UTF-16/UTF-32 byte-order mark, NUL bytes ("binary file"), an
+    unknown encoding, or bytes that are not valid in the declared encoding (naming the byte offset).
     """
+    wide = wide_encoding(data)
+    if wide:
+        raise SourceError(f"{wide.upper()} encoded (byte-order mark); Python source must be UTF-8 "
+                          "or an ASCII-compatible encoding declared with a PEP 263 coding comment")
     if b"\x00" in data:
         raise SourceError("binary file (contains NUL bytes)")
     try:

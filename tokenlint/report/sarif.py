@@ -102,10 +102,11 @@ def to_sarif(result: CheckResult, cwd: Path | None = None) -> dict:
 def _artifact(path: str, base: Path) -> dict:
     p = Path(path)
     if p.is_absolute():
+        real = Path(os.path.realpath(p))  # not resolve(): it raises on a symlink loop
         try:
-            rel = p.resolve().relative_to(base)
+            rel = real.relative_to(base)
         except ValueError:
-            return {"uri": p.resolve().as_uri()}
+            return {"uri": real.as_uri()}
         path = rel.as_posix()
     return {"uri": quote(path.replace(os.sep, "/")), "uriBaseId": SRCROOT}
 
