@@ -67,9 +67,16 @@ def main() -> None:
               help="Apply `exclude` to files named on the command line too (for pre-commit).")
 @click.option("--no-respect-gitignore", "no_gitignore", is_flag=True, help="Also check files .gitignore ignores.")
 @click.option("-q", "--quiet", is_flag=True, help="Print diagnostics only: no risk table, no summary.")
+@click.option("-j", "--jobs", type=click.IntRange(min=1), default=None,
+              help="Worker processes for large runs (a handful of files is checked in one). [default: one per CPU]")
+@click.option("--no-cache", is_flag=True, envvar="TOKENLINT_NO_CACHE",
+              help="Neither read nor write the cache: analyse every file. [env: TOKENLINT_NO_CACHE]")
+@click.option("--cache-dir", type=click.Path(file_okay=False), envvar="TOKENLINT_CACHE_DIR",
+              help="Where to keep the cache. [default: .tokenlint_cache next to the config file, "
+                   "else in the working directory; env: TOKENLINT_CACHE_DIR]")
 def check(paths, fmt, output_file, statistics, baseline_file, write_baseline_file, show_files, show_settings,
           select, extend_select, ignore, fail_on, exit_zero, max_response_tokens, config_path,
-          force_exclude, no_gitignore, quiet) -> None:
+          force_exclude, no_gitignore, quiet, jobs, no_cache, cache_dir) -> None:
     """Check PATHS (default: .) and report each finding and each tool's risk level.
 
     Text output is one line per finding, `path:line:col: CODE [*] message` ([*] = fixable with
@@ -78,7 +85,7 @@ def check(paths, fmt, output_file, statistics, baseline_file, write_baseline_fil
     from dataclasses import replace
 
     from tokenlint import baseline
-    from tokenlint.engine import check_paths
+    from tokenlint.runner import run_check
     from tokenlint.progress import make_progress
     from tokenlint.report import is_human, render
     from tokenlint.report.statistics import STATISTICS_FORMATS, render_statistics
@@ -121,7 +128,8 @@ def check(paths, fmt, output_file, statistics, baseline_file, write_baseline_fil
         sys.exit(2)
     progress = make_progress(is_human(fmt), quiet)
     try:
-        run = check_paths(paths, settings, progress)
+        run = run_check(paths, settings, jobs=jobs, progress=progress,
+                        cache_dir=None if no_cache else _cache_dir(cache_dir, settings))
     except Exception as exc:  # tokenlint's own failure: one line, exit 2
         click.echo(f"tokenlint: internal error: {type(exc).__name__}: {exc}", err=True)
         sys.exit(2)
@@ -171,6 +179,14 @@ def _emit(text: str, output_file: str | None) -> None:
     path = Path(output_file)
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text, encoding="utf-8")
+
+
+def _cache_dir(option: str | None, settings) -> Path:
+    """``--cache-dir``, else ``.tokenlint_cache`` in the configuration's directory (``root``:
+    the working directory when no pyproject.toml configures tokenlint), as ruff places its own."""
+    from tokenlint.cache import CACHE_DIR_NAME
+
+    return Path(option) if option else Path(settings.root) / CACHE_DIR_NAME
 
 
 def _fails(result, fail_on: str, only_reported: bool = False) -> bool:
@@ -224,9 +240,10 @@ def fix(paths, diff, max_response_tokens, config_path, force_exclude, no_gitigno
 
     Files are written atomically and only when changed, after the new text has been parsed,
     compiled and checked again: every rewritten tool is LOW afterwards. Tools that cannot be
-    rewritten safely are listed with the reason (`check` still reports them). Exit 0 when every
-    HIGH/MEDIUM tool was fixed, 1 when some are left (or, with --diff, when changes are
-    pending), 2 on an error.
+    rewritten safely are listed with the reason (`check` still reports them), and so are files
+    that cannot be analysed (TL001). Exit 0 when every HIGH/MEDIUM tool was fixed, 1 when some
+    are left or a file could not be analysed (or, with --diff, when changes are pending), 2 on an
+    error.
     """
     from tokenlint.fixer import fix_paths, write_changes
 
@@ -242,6 +259,9 @@ def fix(paths, diff, max_response_tokens, config_path, force_exclude, no_gitigno
         click.echo(f"tokenlint: internal error: {type(exc).__name__}: {exc}", err=True)
         sys.exit(2)
     errors = list(result.errors)
+    unreadable = [f for f in result.before.result.findings if f.code == "TL001"] if result.before else []
+    for f in unreadable:  # files fix could not analyse: named, and they make the run fail
+        click.echo(f"{f.path}:{f.line}:{f.column}: {f.code} {f.message}", err=True)
     if diff:
         for change in result.changes:
             click.echo(change.diff(), nl=False)
@@ -264,8 +284,8 @@ def fix(paths, diff, max_response_tokens, config_path, force_exclude, no_gitigno
     if errors:
         sys.exit(2)
     if diff:
-        sys.exit(1 if result.changes or result.unfixed else 0)
-    sys.exit(1 if result.unfixed else 0)
+        sys.exit(1 if result.changes or result.unfixed or unreadable else 0)
+    sys.exit(1 if result.unfixed or unreadable else 0)
 
 
 @main.command()

@@ -32,6 +32,7 @@ from tokenlint.engine import RunResult, check_files
 from tokenlint.files import SourcePath, expand_paths
 from tokenlint.model import Risk
 from tokenlint.project import ParsedModule
+from tokenlint.sourcefile import SourceError, read_source
 
 #: How many times a file is re-planned without the tools a rewrite did not make LOW.
 MAX_ATTEMPTS = 3
@@ -87,6 +88,7 @@ def fix_paths(paths: list[str], settings: Settings) -> FixResult:
     for facts in before.facts:
         if facts.risk is not None and facts.risk >= Risk.MEDIUM:
             by_module.setdefault(id(facts.tool.module), (facts.tool.module, []))[1].append(facts)
+    sources, refused = _sources(mod for mod, _ in by_module.values())
     excluded: dict[Path, set[str]] = {}
     for attempt in range(MAX_ATTEMPTS):
         errors: list[str] = []
@@ -96,14 +98,21 @@ def fix_paths(paths: list[str], settings: Settings) -> FixResult:
             plan = plan_module(mod, facts_list, settings.max_response_tokens,
                                frozenset(excluded.get(mod.path, ())))
             plans[mod.path] = (mod, plan)
+            if mod.path in refused:
+                for o in plan.outcomes:
+                    o.fixed, o.reason, o.notes = False, refused[mod.path], []
+                continue
             if not plan:
                 continue
-            new = _transform(mod, mod.tree.code, plan, errors)
+            code, text = mod.tree.code, sources[mod.path]
+            new = _transform(mod, code, plan, errors)
+            if new is not None and code != text:
+                new = _restore_tail(new, code, text)
             if new is None:
                 for o in plan.outcomes:
                     if o.fixed:
                         o.fixed, o.reason = False, "the rewrite failed (see the error above)"
-            elif new != mod.tree.code:
+            elif new != text:
                 overrides[mod.path] = new
         if not overrides:
             break
@@ -126,10 +135,42 @@ def fix_paths(paths: list[str], settings: Settings) -> FixResult:
     for mod, plan in plans.values():
         result.outcomes.extend(plan.outcomes)
         if mod.path in overrides:
-            result.changes.append(FileChange(mod.path, mod.display_path, mod.tree.code, overrides[mod.path]))
+            result.changes.append(FileChange(mod.path, mod.display_path, sources[mod.path], overrides[mod.path]))
     result.outcomes.sort(key=lambda o: (o.path, o.line, o.name))
     result.changes.sort(key=lambda c: c.display)
     return result
+
+
+def _sources(mods) -> tuple[dict[Path, str], dict[Path, str]]:
+    """The text of each module as on disk, and the modules ``fix`` must refuse (path → reason):
+    LibCST recursing too deep to print the tree, or a tree that does not print back to the file
+    (LibCST drops blank lines before a final whitespace-only line; only that tail is tolerated,
+    and restored by ``_restore_tail``)."""
+    sources: dict[Path, str] = {}
+    refused: dict[Path, str] = {}
+    for mod in mods:
+        try:
+            text = read_source(mod.path)
+            code = mod.tree.code
+        except SourceError as exc:
+            refused[mod.path] = f"cannot read it again: {exc}"
+            continue
+        except RecursionError:
+            refused[mod.path] = "its module is too deeply nested for LibCST to rewrite"
+            continue
+        if code != text and code.rstrip() != text.rstrip():
+            refused[mod.path] = "LibCST does not print its module back exactly, so it is not rewritten"
+            continue
+        sources[mod.path] = text
+    return sources, refused
+
+
+def _restore_tail(new: str, code: str, text: str) -> str | None:
+    """``new`` with the trailing whitespace of the file (``text``) instead of LibCST's (``code``)."""
+    code_tail = code[len(code.rstrip()):]
+    if not new.endswith(code_tail):
+        return None
+    return new[: len(new) - len(code_tail)] + text[len(text.rstrip()):]
 
 
 def _transform(mod: ParsedModule, code: str, plan: FilePlan, errors: list[str]) -> str | None:
@@ -138,7 +179,10 @@ def _transform(mod: ParsedModule, code: str, plan: FilePlan, errors: list[str]) 
     if isinstance(outcome, TransformSkip):
         return code
     if isinstance(outcome, TransformFailure):
-        errors.append(f"{mod.display_path}: rewrite failed: {type(outcome.error).__name__}: {outcome.error}")
+        if isinstance(outcome.error, RecursionError):
+            errors.append(f"{mod.display_path}: not rewritten: too deeply nested for LibCST")
+        else:
+            errors.append(f"{mod.display_path}: rewrite failed: {type(outcome.error).__name__}: {outcome.error}")
         return None
     assert isinstance(outcome, TransformSuccess)
     new = outcome.code
@@ -177,7 +221,7 @@ class _Stale(Exception):
 
 
 def _write_one(change: FileChange) -> None:
-    path = change.path
+    path = Path(os.path.realpath(change.path))  # a symlink stays a link; its target is rewritten
     data = path.read_bytes()
     encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
     bom = data.startswith(b"\xef\xbb\xbf")
