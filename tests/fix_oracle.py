@@ -1,0 +1,129 @@
+"""What every `tokenlint fix` rewrite must satisfy, as functions returning problems (strings).
+
+Used by the property tests (``test_fuzz.py``) and by ``benchmarks/scan_tree.py``:
+
+- ``rewrite_problems``: each changed file's new text parses (LibCST) and compiles (CPython), and
+  differs from the old text only inside the rewritten tools (their ``def`` ranges, decorators
+  included, plus the other nodes the plan edits: a low-level tool's ``inputSchema``, a clamped
+  limit read outside the tool) and by added or merged ``from tokenlint.runtime import ...`` lines.
+- ``roundtrip_problems``: the above on a file on disk, then the rewrite written, and ``fix`` run
+  again must change nothing (fix∘fix = fix) and leave no rewritten tool above LOW.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+import traceback
+from pathlib import Path
+
+import libcst as cst
+
+from tokenlint.codemods.plan import plan_module
+from tokenlint.config import Settings
+from tokenlint.fixer import FileChange, FixResult, fix_paths, write_changes
+from tokenlint.model import Risk
+
+_RUNTIME_IMPORT = re.compile(r"^\s*from tokenlint\.runtime import .*$|^\s*import tokenlint\.runtime")
+
+
+def allowed_lines(result: FixResult, change: FileChange, max_tokens: int) -> set[int]:
+    """1-based line numbers of ``change.old_text`` that ``fix`` may change."""
+    fixed = {o.name for o in result.fixed if o.path == change.display}
+    facts = [f for f in result.before.facts if f.tool.module.path == change.path]
+    if not facts:
+        return set()
+    mod = facts[0].tool.module
+    lines: set[int] = set()
+    for f in facts:
+        if f.tool.name in fixed:
+            fn = f.tool.func
+            start = mod.position(fn.decorators[0])[0] if fn.decorators else mod.position(fn)[0]
+            lines.update(range(start, mod.position(fn)[2] + 1))
+    unfixed = frozenset(f.tool.name for f in facts if f.tool.name not in fixed)
+    plan = plan_module(mod, [f for f in facts if f.risk is not None and f.risk >= Risk.MEDIUM],
+                       max_tokens, unfixed)
+    for key in [*plan.schemas, *plan.clamp_exprs, *plan.drop_slices, *plan.wraps, *plan.functions]:
+        lines.update(range(key.line, key.end_line + 1))
+    return lines
+
+
+_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$")
+
+
+def source_lines(text: str) -> list[str]:
+    """Lines as Python and LibCST count them (ends kept): only ``\\n``, ``\\r\\n`` and ``\\r``
+    end a line; ``str.splitlines`` would also split at form feeds and other separators."""
+    return _LINE.findall(text)
+
+
+def outside_changes(old: str, new: str, allowed: set[int]) -> list[str]:
+    """Hunks of the old→new line diff (line endings included) that touch lines outside ``allowed``
+    and are not added ``tokenlint.runtime`` import lines."""
+    a, b = source_lines(old), source_lines(new)
+    problems = []
+    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
+        if tag == "equal":
+            continue
+        old_lines = set(range(i1 + 1, i2 + 1))
+        outside = {n for n in old_lines - allowed if not _RUNTIME_IMPORT.match(a[n - 1])}
+        if tag == "insert":
+            added = [line for line in b[j1:j2] if line.strip()]
+            near = {i1, i1 + 1} & allowed  # inserted just after or before a line that may change
+            if near or all(_RUNTIME_IMPORT.match(line) for line in added):
+                continue
+            problems.append(f"lines inserted at {i1 + 1} outside the rewritten tools: {b[j1:j2]!r}")
+        elif outside:
+            problems.append(f"lines {sorted(outside)} changed outside the rewritten tools: "
+                            f"{a[i1:i2]!r} -> {b[j1:j2]!r}")
+    return problems
+
+
+def rewrite_problems(result: FixResult, max_tokens: int, old_compiles: bool = True) -> list[str]:
+    """Every problem with the changes of one ``fix_paths`` result (empty: all sound)."""
+    problems = [f"fix error: {e}" for e in result.errors] if old_compiles else []
+    for change in result.changes:
+        where = change.display
+        try:
+            cst.parse_module(change.new_text)
+        except Exception as exc:  # noqa: BLE001 - any failure is the finding
+            problems.append(f"{where}: rewrite does not parse with LibCST: {exc}")
+            continue
+        try:
+            compile(change.new_text, where, "exec", dont_inherit=True)
+        except (SyntaxError, ValueError) as exc:
+            problems.append(f"{where}: rewrite does not compile: {exc}")
+        allowed = allowed_lines(result, change, max_tokens)
+        problems += [f"{where}: {p}" for p in outside_changes(change.old_text, change.new_text, allowed)]
+    return problems
+
+
+def compiles(data: bytes) -> bool:
+    try:
+        compile(data, "<fuzz>", "exec", dont_inherit=True)
+    except (SyntaxError, ValueError, MemoryError, RecursionError):
+        return False
+    return True
+
+
+def roundtrip_problems(path: Path, settings: Settings) -> list[str]:
+    """Check, fix, write, fix again on ``path`` (a file or directory this caller owns)."""
+    problems: list[str] = []
+    try:
+        files = [path] if path.is_file() else sorted(path.rglob("*.py"))
+        ok = all(compiles(f.read_bytes()) for f in files)
+        first = fix_paths([str(path)], settings)  # its `before` is the `check` run
+        problems += [f"check internal error: {e}" for e in first.before.internal_errors]
+        problems += rewrite_problems(first, settings.max_response_tokens, ok)
+        if problems:
+            return problems
+        problems += [f"write: {e}" for e in write_changes(first.changes)]
+        second = fix_paths([str(path)], settings)
+        problems += [f"second fix error: {e}" for e in second.errors]
+        problems += [f"not a fixpoint: second fix changes {c.display}:\n{c.diff()}" for c in second.changes]
+        fixed = {(o.path, o.name) for o in first.fixed}
+        problems += [f"rewritten tool {o.name} is still {o.risk.name}" for o in second.outcomes
+                     if (o.path, o.name) in fixed]
+    except Exception:  # noqa: BLE001 - a crash is the finding
+        problems.append("crash:\n" + traceback.format_exc())
+    return problems
