@@ -1,107 +1,104 @@
-"""The check pipeline: files → prefilter → parse → tools → analysis → rules → risk.
+"""The check pipeline: files → prefilter → groups → parse → tools → analysis → rules → risk.
 
-``check_paths`` is the API behind ``tokenlint check``. Data flows one way; every file's problem
-(unreadable, not UTF-8, binary, a syntax error, too large) becomes a TL001 finding and the run
-goes on. An exception inside tokenlint's own analysis of a file is not swallowed silently: it is
-recorded in ``CheckResult``'s ``internal_errors`` (the CLI prints them and exits 2) while the
-other files are still checked.
+``check_files``/``check_paths`` run it in this process and return per-tool facts with live LibCST
+nodes (``tokenlint fix`` uses them); ``tokenlint.runner.run_check`` runs the same groups through
+a cache and a process pool for ``tokenlint check``. Either way a run is: ``plan.read_files``
+(read, byte prefilter, TL001 for unreadable or too-large files), ``RunPlan.groups`` (candidates
+that can see each other through imports, ``tokenlint.components``), ``analyse_group`` for each
+group on its own, and ``plan.merge``. A group's result depends only on its members and the
+modules it looked up, so the order, process or cache it comes from cannot change the report.
+
+Every file's problem (unreadable, not UTF-8, binary, a syntax error, too large) becomes a TL001
+finding and the run goes on. An exception inside tokenlint's own analysis of a file is not
+swallowed silently: it is recorded in ``RunResult.internal_errors`` (the CLI prints them and
+exits 2) while the other files are still checked.
 """
 
 from __future__ import annotations
 
-import fnmatch
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import Callable
 
-from tokenlint.analysis.facts import ToolFacts, analyse_tool
-from tokenlint.codemods.plan import unfixable_reason
+from tokenlint.analysis.facts import analyse_tool
 from tokenlint.analysis.interpreter import Analyzer
+from tokenlint.codemods.plan import unfixable_reason
 from tokenlint.config import Settings
 from tokenlint.discovery import ToolDef
 from tokenlint.discovery.fastmcp import find_fastmcp_tools
 from tokenlint.discovery.lowlevel import find_lowlevel_tools
 from tokenlint.discovery.servers import ServerRegistry
-from tokenlint.files import SourcePath, expand_paths, may_define_tools
-from tokenlint.imports import module_name_for
-from tokenlint.model import CheckResult, Finding, Risk, ToolReport
+from tokenlint.files import SourcePath, expand_paths
+from tokenlint.model import Finding, ToolReport
+from tokenlint.parsing import parse_source
+from tokenlint.plan import Candidate, GroupResult, RunPlan, RunResult, file_finding, file_ignored, merge, read_files
 from tokenlint.project import ParsedModule, Project
 from tokenlint.risk import tool_risk
 from tokenlint.rules import RuleContext, all_rules
-from tokenlint.rules.tl001_parse_error import ParseError
-from tokenlint.parsing import parse_module
-from tokenlint.sourcefile import MAX_FILE_BYTES, SourceError, decode_source
+from tokenlint.sourcefile import SourceError, decode_source
 from tokenlint.suppress import suppressions
 
-
-@dataclass
-class RunResult:
-    """A ``CheckResult`` plus what the CLI needs besides: internal errors and per-tool facts."""
-
-    result: CheckResult
-    internal_errors: list[str] = field(default_factory=list)
-    facts: list[ToolFacts] = field(default_factory=list)
+__all__ = ["RunResult", "analyse_group", "check_files", "check_paths"]
 
 
 def check_paths(paths: list[str], settings: Settings, progress: Callable[[int, int], None] | None = None) -> RunResult:
-    """Check every Python file under ``paths``. Returns findings and tools sorted by path, line."""
+    """Check every Python file under ``paths`` in this process. Returns findings and tools
+    sorted by path, line, and each tool's facts."""
     files = expand_paths(paths, settings)
     return check_files(files, settings, progress)
 
 
 def check_files(files: list[SourcePath], settings: Settings, progress=None,
                 overrides: dict[Path, str] | None = None) -> RunResult:
-    """Check ``files`` in this process. ``overrides`` maps a file's path to source text used
-    instead of its content on disk (``tokenlint fix`` re-checks its rewrites before writing)."""
-    overrides = overrides or {}
-    findings: list[Finding] = []
-    internal: list[str] = []
-    module_files: dict[str, tuple[Path, str]] = {}
-    for sp in files:
-        if sp.path.suffix == ".py":
-            module_files.setdefault(module_name_for(sp.path), (sp.path, sp.display))
-    project = Project(module_files, overrides)
-    parsed: list[tuple[ParsedModule, str]] = []
-    parse_error = ParseError()
-    for i, sp in enumerate(files):
+    """Check ``files`` in this process, one group after another, keeping every tool's facts
+    (live LibCST nodes). ``overrides`` maps a file's path to source text used instead of its
+    content on disk (``tokenlint fix`` re-checks its rewrites before writing)."""
+    plan = read_files(files, overrides, None)
+    results = []
+    done = len(files) - len(plan.candidates)
+    for members in plan.groups():
         if progress:
-            progress(i, len(files))
-        if sp.path in overrides:
-            text = overrides[sp.path]
-            mod = ParsedModule.build(sp.path, sp.display, parse_module(text, sp.display))
-            project.add(mod)
-            parsed.append((mod, text))
-            continue
-        try:
-            size = sp.path.stat().st_size
-            if size == 0:
+            progress(done, len(files))
+        results.append(analyse_group(members, plan, settings, overrides=overrides, keep_facts=True))
+        done += len(members)
+    return merge(plan, results, settings)
+
+
+def analyse_group(members: list[Candidate], plan: RunPlan, settings: Settings, *,
+                  overrides: dict[Path, str] | None = None, keep_facts: bool = False) -> GroupResult:
+    """Parse, discover and analyse one group of candidates (see ``RunPlan.groups``).
+
+    Modules outside the group are parsed on demand when an analysis follows a helper or a
+    re-export into them; each such lookup is recorded in ``GroupResult.looked_up`` with the
+    digest of the file it found, so the cache knows what else the result depends on.
+    """
+    out = GroupResult()
+    project = Project(plan.module_files, overrides)
+    parsed: list[tuple[ParsedModule, str]] = []
+    for cand in members:
+        sp = cand.source
+        if cand.text is not None:
+            text = cand.text
+            parsed_source = parse_source(text, sp.display)
+        else:
+            try:
+                text = decode_source(cand.load())
+                parsed_source = parse_source(text, sp.display, candidate=True)
+            except OSError as exc:
+                out.findings.append(file_finding(sp.display, 1, 1, f"cannot read file: {exc.strerror or exc}"))
                 continue
-            if size > MAX_FILE_BYTES:
-                with sp.path.open("rb") as fh:
-                    head = fh.read(1 << 16)
-                if may_define_tools(head):
-                    raise SourceError(f"file too large to analyse ({size:,} bytes; limit {MAX_FILE_BYTES:,} bytes)")
+            except SourceError as exc:
+                line, col = _error_position(str(exc))
+                out.findings.append(file_finding(sp.display, line, col, str(exc)))
                 continue
-            data = sp.path.read_bytes()
-        except SourceError as exc:
-            findings.append(_file_finding(parse_error, sp.display, 1, 1, str(exc)))
-            continue
-        except OSError as exc:
-            findings.append(_file_finding(parse_error, sp.display, 1, 1, f"cannot read file: {exc.strerror or exc}"))
-            continue
-        if not may_define_tools(data):
-            continue
-        try:
-            text = decode_source(data)
-            tree = parse_module(text, sp.display)
-        except SourceError as exc:
-            line, col = _error_position(str(exc))
-            findings.append(_file_finding(parse_error, sp.display, line, col, str(exc)))
-            continue
-        mod = ParsedModule.build(sp.path, sp.display, tree)
+            if parsed_source is None:
+                continue
+        mod = ParsedModule.build(sp.path, sp.display, parsed_source.tree, cand.module_name, parsed_source.stmt_lines)
         project.add(mod)
         parsed.append((mod, text))
+    out.parsed = len(parsed)
+    own = {mod.module_name for mod, _ in parsed}
 
     servers = ServerRegistry()
     for _ in range(3):
@@ -117,67 +114,56 @@ def check_files(files: list[SourcePath], settings: Settings, progress=None,
     ctx = RuleContext(settings)
     rules = [r() for r in all_rules() if r.code != "TL001" and settings.selects(r.code)]
     suppress_cache: dict[str, dict[int, frozenset[str]]] = {}
-    tools: list[ToolReport] = []
-    all_facts: list[ToolFacts] = []
     for mod, text in parsed:
         suppress_cache[mod.display_path] = suppressions(text)
         try:
             discovered = find_fastmcp_tools(mod, project, servers) + find_lowlevel_tools(mod, project, servers)
         except RecursionError:
-            findings.append(_file_finding(parse_error, mod.display_path, 1, 1, "too deeply nested to analyse"))
+            out.findings.append(file_finding(mod.display_path, 1, 1, "too deeply nested to analyse"))
             continue
         except Exception as exc:  # tokenlint's own bug: report it, keep going
-            internal.append(f"{mod.display_path}: internal error during tool discovery: {type(exc).__name__}: {exc}")
+            out.internal.append(f"{mod.display_path}: internal error during tool discovery: {type(exc).__name__}: {exc}")
             continue
         for tool in discovered:
-            try:
+            try:  # positions and the fix dry run walk the CST too: all inside the guard
                 facts = analyse_tool(analyzer, tool)
                 tool_findings = [f for rule in rules for f in rule.check(facts, ctx)]
-            except RecursionError:
-                internal.append(f"{mod.display_path}: tool `{tool.name}` too deeply nested to analyse")
+                tool_findings = _unsuppressed(tool, tool_findings, suppress_cache, project, settings)
+                line = tool.module.line_of(tool.anchor)
+                facts.risk = tool_risk(tool_findings, bool(facts.flows))
+                if any(f.fixable for f in tool_findings) and unfixable_reason(facts) is not None:
+                    tool_findings = [replace(f, fixable=False) for f in tool_findings]
+            except RecursionError:  # pathological input (e.g. `a + a + ...` 900 times), not a bug
+                out.findings.append(file_finding(mod.display_path, 1, 1,
+                                                 f"tool `{tool.name}` is too deeply nested to analyse"))
                 continue
             except Exception as exc:
-                internal.append(
+                out.internal.append(
                     f"{mod.display_path}: internal error analysing tool `{tool.name}`: {type(exc).__name__}: {exc}"
                 )
                 continue
-            tool_findings = _unsuppressed(tool, tool_findings, suppress_cache, project, settings)
-            line = tool.module.line_of(tool.anchor)
             report = ToolReport(
                 name=tool.name,
                 function=tool.function,
                 path=tool.module.display_path,
                 line=line,
                 framework=tool.framework,
-                risk=tool_risk(tool_findings, bool(facts.flows)),
+                risk=facts.risk,
                 findings=tuple(sorted({f.code for f in tool_findings})),
             )
-            tools.append(report)
-            facts.risk = report.risk
-            if any(f.fixable for f in tool_findings) and unfixable_reason(facts) is not None:
-                tool_findings = [replace(f, fixable=False) for f in tool_findings]
-            all_facts.append(facts)
-            findings.extend(tool_findings)
-
-    findings = [f for f in findings if settings.selects(f.code) and not _file_ignored(f, settings)]
-    unique = {(f.code, f.path, f.line, f.column, f.tool): f for f in findings}
-    result = CheckResult(
-        tools=tuple(sorted(tools, key=lambda t: (t.path, t.line, t.name))),
-        findings=tuple(sorted(unique.values(), key=Finding.sort_key)),
-        files_checked=len(files),
-        files_parsed=len(parsed),
-    )
-    return RunResult(result, internal, all_facts)
+            out.tools.append(report)
+            if keep_facts:
+                out.facts.append(facts)
+            out.findings.extend(tool_findings)
+    for name in sorted(project.looked_up - own):
+        out.looked_up[name] = plan.digest_of_module(name)
+    return out
 
 
 def _error_position(reason: str) -> tuple[int, int]:
     """``(line, col)`` of a "syntax error at L:C: ..." reason, else (1, 1)."""
     m = re.match(r"syntax error at (\d+):(\d+)", reason)
     return (int(m.group(1)), int(m.group(2))) if m else (1, 1)
-
-
-def _file_finding(rule: ParseError, path: str, line: int, col: int, reason: str) -> Finding:
-    return Finding(rule.code, rule.name, path, line, col, f"cannot analyse {path}: {reason}", None, Risk.HIGH)
 
 
 def _unsuppressed(tool: ToolDef, findings: list[Finding], cache, project: Project, settings: Settings) -> list[Finding]:
@@ -196,7 +182,7 @@ def _unsuppressed(tool: ToolDef, findings: list[Finding], cache, project: Projec
             cache[f.path] = table
         if f.code in table.get(f.line, frozenset()):
             continue
-        if _file_ignored(f, settings):
+        if file_ignored(f, settings):
             continue
         kept.append(f)
     return kept
@@ -211,10 +197,3 @@ def _suppressions_for(display_path: str, project: Project) -> dict[int, frozense
                 return {}
     return {}
 
-
-def _file_ignored(f: Finding, settings: Settings) -> bool:
-    for pattern, codes in settings.per_file_ignores:
-        if fnmatch.fnmatch(f.path, pattern) or fnmatch.fnmatch(Path(f.path).name, pattern):
-            if any(f.code.startswith(c) for c in codes):
-                return True
-    return False

@@ -11,10 +11,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import libcst as cst
-from libcst.metadata import MetadataWrapper, PositionProvider
 
 from tokenlint.imports import ImportTable, module_name_for
-from tokenlint.parsing import parse_module
+from tokenlint.parsing import parse_source
+from tokenlint.positions import Positions
 from tokenlint.sourcefile import SourceError, read_source
 from tokenlint.walk import walk_with_class
 
@@ -35,14 +35,19 @@ class ParsedModule:
     imports: ImportTable
     functions: dict[str, cst.FunctionDef] = field(default_factory=dict)
     classes: dict[str, cst.ClassDef] = field(default_factory=dict)
-    _positions: dict | None = field(default=None, repr=False)
+    stmt_lines: list[int] | None = field(default=None, repr=False)
+    _positions: Positions | None = field(default=None, repr=False)
     _nodes: list | None = field(default=None, repr=False)
+    _statement_of: dict[int, int] = field(default_factory=dict, repr=False)
 
     @classmethod
-    def build(cls, path: Path, display_path: str, tree: cst.Module) -> ParsedModule:
-        name = module_name_for(path)
+    def build(cls, path: Path, display_path: str, tree: cst.Module, module_name: str | None = None,
+              stmt_lines: list[int] | None = None) -> ParsedModule:
+        """Index a parsed module. ``module_name`` defaults to ``module_name_for(path)``;
+        ``stmt_lines`` (from ``parsing.parse_source``) lets positions be computed per statement."""
+        name = module_name or module_name_for(path)
         imports = ImportTable(tree, name, is_package=path.name == "__init__.py")
-        mod = cls(path, display_path, name, tree, imports)
+        mod = cls(path, display_path, name, tree, imports, stmt_lines=stmt_lines)
         for stmt in tree.body:
             if isinstance(stmt, cst.FunctionDef):
                 mod.functions[stmt.name.value] = stmt
@@ -58,18 +63,25 @@ class ParsedModule:
         in source order, each with the name of its innermost enclosing class (None outside
         classes). Walked once, on first use, and shared by every discovery pass."""
         if self._nodes is None:
-            self._nodes = list(walk_with_class(self.tree))
+            nodes: list[tuple[cst.CSTNode, str | None]] = [(self.tree, None)]
+            statement_of = self._statement_of
+            for i, stmt in enumerate(self.tree.body):
+                for pair in walk_with_class(stmt):
+                    nodes.append(pair)
+                    statement_of[id(pair[0])] = i
+            self._nodes = nodes
         return self._nodes
 
     def position(self, node: cst.CSTNode) -> tuple[int, int, int, int]:
         """(line, column, end_line, end_column) of a node: lines 1-based, columns 1-based.
 
-        Positions are resolved once per module, and only for modules that report something.
+        Positions are resolved once per top-level statement holding a reported node
+        (``tokenlint.positions``), and only for modules that report something.
         """
         if self._positions is None:
-            wrapper = MetadataWrapper(self.tree, unsafe_skip_copy=True)
-            self._positions = wrapper.resolve(PositionProvider)
-        rng = self._positions.get(node)
+            self._positions = Positions(self.tree, self.stmt_lines)
+            self.nodes()
+        rng = self._positions.get(node, self._statement_of.get(id(node)))
         if rng is None:
             return (1, 1, 1, 1)
         return (rng.start.line, rng.start.column + 1, rng.end.line, rng.end.column + 1)
@@ -91,11 +103,14 @@ class Project:
         self.module_files = module_files
         self.overrides = overrides or {}
         self.parsed: dict[str, ParsedModule | None] = {}
+        #: Every module name looked up (found or not): what an analysis depended on.
+        self.looked_up: set[str] = set()
 
     def add(self, mod: ParsedModule) -> None:
         self.parsed[mod.module_name] = mod
 
     def get(self, module_name: str) -> ParsedModule | None:
+        self.looked_up.add(module_name)
         if module_name in self.parsed:
             return self.parsed[module_name]
         entry = self.module_files.get(module_name)
@@ -104,7 +119,8 @@ class Project:
             path, display = entry
             try:
                 text = self.overrides[path] if path in self.overrides else read_source(path)
-                mod = ParsedModule.build(path, display, parse_module(text, display))
+                parsed = parse_source(text, display)
+                mod = ParsedModule.build(path, display, parsed.tree, module_name, parsed.stmt_lines)
             except SourceError:
                 mod = None
         self.parsed[module_name] = mod
@@ -116,6 +132,7 @@ class Project:
         parts = qualified.split(".")
         for i in range(len(parts) - 1, 0, -1):
             modname = ".".join(parts[:i])
+            self.looked_up.add(modname)
             if modname in self.module_files or modname in self.parsed:
                 mod = self.get(modname)
                 if mod is not None:

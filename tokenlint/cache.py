@@ -1,0 +1,282 @@
+"""The on-disk cache of ``tokenlint check``: ``.tokenlint_cache/`` (``--cache-dir``, ``--no-cache``).
+
+Two stores under ``<cache dir>/<tokenlint version>-<code fingerprint>/``:
+
+- ``files.json``, the file index: per absolute path, the ``(mtime_ns, size, inode)`` the file had,
+  its prefilter verdict, its content digest and its import scan, so that an unchanged file is
+  neither read nor scanned again. An entry is trusted only if the file's mtime is at least
+  ``RACY_NS`` older than the moment the index was written (a file rewritten within the same
+  timestamp tick would otherwise go unnoticed: git's "racy clean" problem).
+- ``groups/<settings digest>/<key>.json``, one result per group of candidates
+  (``RunPlan.groups``). The key is the digest of the cache format, the settings, and each
+  member's module name, displayed path and content digest. The entry also records every module
+  the analysis looked up outside the group, with the digest of the file it found (or that none
+  existed): the entry is reused only if all of them are still the same. A helper module edited,
+  added or removed therefore invalidates every group that followed a call into it.
+
+The code fingerprint (size and mtime of every module of the installed ``tokenlint`` package)
+keeps an edited or upgraded tokenlint from reusing results of the old code. Entries are JSON,
+never pickle: a cache directory committed to a repository by mistake cannot run code. Writes
+are atomic (temporary file, then ``os.replace``); a corrupt or unreadable entry is a miss.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import os
+import time
+from pathlib import Path
+from typing import Any
+
+from tokenlint import __version__
+from tokenlint.model import Finding, Risk, ToolReport
+from tokenlint.plan import Candidate, GroupResult, RunPlan
+
+#: Default directory name, next to the configuration file (or in the working directory).
+CACHE_DIR_NAME = ".tokenlint_cache"
+#: Bumped when the layout or the meaning of an entry changes.
+FORMAT = 1
+#: An index entry is trusted only for files last modified this long before the index was
+#: written (2 s covers the coarsest common timestamp granularity, FAT's).
+RACY_NS = 2_000_000_000
+#: Group entries kept per settings digest; the least recently used go first beyond this.
+MAX_GROUP_ENTRIES = 4000
+
+
+class Cache:
+    """The cache for one run: ``index`` (a ``plan.FileIndex``), ``lookup``/``store`` of group
+    results, ``save`` at the end. Creates ``root`` (with a ``.gitignore`` of ``*`` and a
+    ``CACHEDIR.TAG``, as ruff does) only when it first writes."""
+
+    def __init__(self, root: Path, settings: Any) -> None:
+        self.root = Path(root)
+        self.base = self.root / f"{__version__}-{code_fingerprint()}"
+        self.settings_key = _digest(json.dumps(_canonical(dataclasses.asdict(settings)), sort_keys=True))
+        self.groups_dir = self.base / "groups" / self.settings_key[:16]
+        self.index = FileIndexStore(self.base / "files.json")
+        self.hits = 0
+        self.misses = 0
+
+    # -- group results ------------------------------------------------------------------------
+    def key(self, members: list[Candidate]) -> str:
+        """The entry key of a group: format, settings, and every member's name, path and digest."""
+        parts = [FORMAT, self.settings_key, [(m.module_name, m.source.display, m.key()) for m in members]]
+        return _digest(json.dumps(parts))
+
+    def lookup(self, members: list[Candidate], plan: RunPlan) -> GroupResult | None:
+        """The cached result of this group, if its members and every module it looked up are
+        unchanged; None otherwise (or if the entry cannot be read)."""
+        try:
+            path = self.groups_dir / f"{self.key(members)}.json"
+            with open(path, encoding="utf-8") as fh:
+                entry = json.load(fh)
+            for name, want in entry["looked_up"].items():
+                have = plan.digest_of_module(name)
+                if (list(have) if have is not None else None) != want:
+                    self.misses += 1
+                    return None
+            result = GroupResult(
+                findings=[_finding(f) for f in entry["findings"]],
+                tools=[_tool(t) for t in entry["tools"]],
+                parsed=entry["parsed"],
+                looked_up={k: (tuple(v) if v is not None else None) for k, v in entry["looked_up"].items()},
+            )
+        except (OSError, ValueError, KeyError, TypeError):
+            self.misses += 1
+            return None
+        self.hits += 1
+        try:
+            os.utime(path)  # recently used: kept when old entries are pruned
+        except OSError:
+            pass
+        return result
+
+    def store(self, members: list[Candidate], result: GroupResult) -> None:
+        """Write a group's result (results with internal errors are never cached)."""
+        if result.internal:
+            return
+        entry = {
+            "looked_up": {k: (list(v) if v is not None else None) for k, v in result.looked_up.items()},
+            "parsed": result.parsed,
+            "findings": [_plain(dataclasses.asdict(f)) for f in result.findings],
+            "tools": [_plain(dataclasses.asdict(t)) for t in result.tools],
+        }
+        try:
+            self._prepare(self.groups_dir)
+            _write_atomic(self.groups_dir / f"{self.key(members)}.json", json.dumps(entry))
+        except OSError:
+            pass  # a read-only or full disk: the run goes on uncached
+
+    def save(self) -> None:
+        """Write the file index if it changed, and prune old group entries."""
+        try:
+            if self.index.dirty:
+                self._prepare(self.base)
+                self.index.save()
+            self._prune()
+        except OSError:
+            pass
+
+    def _prune(self) -> None:
+        try:
+            entries = list(os.scandir(self.groups_dir))
+        except OSError:
+            return
+        if len(entries) <= MAX_GROUP_ENTRIES:
+            return
+        entries.sort(key=lambda e: e.stat().st_mtime_ns)
+        for e in entries[: len(entries) - MAX_GROUP_ENTRIES]:
+            try:
+                os.unlink(e.path)
+            except OSError:
+                pass
+
+    def _prepare(self, directory: Path) -> None:
+        if not self.root.exists():
+            self.root.mkdir(parents=True, exist_ok=True)
+            (self.root / ".gitignore").write_text("# Automatically created by tokenlint.\n*\n", encoding="utf-8")
+            (self.root / "CACHEDIR.TAG").write_text(
+                "Signature: 8a477f597d28d172789f06886806bc55\n"
+                "# This file is a cache directory tag created by tokenlint.\n", encoding="utf-8")
+        directory.mkdir(parents=True, exist_ok=True)
+
+
+class FileIndexStore:
+    """``plan.FileIndex`` kept in one JSON file (see the module docstring)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.dirty = False
+        self.entries: dict[str, list] = {}
+        self.written_at = 0
+        try:
+            with open(path, encoding="utf-8") as fh:
+                data = json.load(fh)
+            if data.get("format") == FORMAT:
+                self.entries = data["files"]
+                self.written_at = int(data["written_at"])
+        except (OSError, ValueError, KeyError, TypeError):
+            self.entries = {}
+
+    def _entry(self, path: str, stat: os.stat_result | None = None) -> list | None:
+        e = self.entries.get(path)
+        if e is None:
+            return None
+        if stat is None:
+            try:
+                stat = os.stat(path)
+            except OSError:
+                return None
+        if e[0] != stat.st_mtime_ns or e[1] != stat.st_size or e[2] != stat.st_ino:
+            return None
+        if stat.st_mtime_ns >= self.written_at - RACY_NS:
+            return None
+        return e
+
+    def known(self, path: str, stat: os.stat_result) -> tuple[bool, str | None] | None:
+        e = self._entry(path, stat)
+        if e is None or e[3] is None:
+            return None
+        return bool(e[3]), e[4]
+
+    def record(self, path: str, stat: os.stat_result, candidate: bool, digest: str | None) -> None:
+        old = self.entries.get(path)
+        same = old is not None and old[:3] == [stat.st_mtime_ns, stat.st_size, stat.st_ino]
+        imports = old[5] if same and old is not None else None
+        digest = digest or (old[4] if same and old is not None else None)
+        self.entries[path] = [stat.st_mtime_ns, stat.st_size, stat.st_ino, int(candidate), digest, imports]
+        self.dirty = True
+
+    def imports(self, path: str) -> list | None:
+        e = self._entry(path)
+        if e is None or e[5] is None:
+            return None
+        return [tuple(i) for i in e[5]]
+
+    def record_imports(self, path: str, imports: list) -> None:
+        e = self._fresh(path)
+        if e is not None:
+            e[5] = [list(i) for i in imports]
+            self.dirty = True
+
+    def digest_of(self, path: str) -> str | None:
+        e = self._entry(path)
+        return None if e is None else e[4]
+
+    def record_digest(self, path: str, value: str) -> None:
+        e = self._fresh(path)
+        if e is not None:
+            e[4] = value
+            self.dirty = True
+
+    def _fresh(self, path: str) -> list | None:
+        """The entry for ``path`` matching its current stat, created (verdict unknown) if need be."""
+        try:
+            st = os.stat(path)
+        except OSError:
+            return None
+        e = self.entries.get(path)
+        if e is None or e[:3] != [st.st_mtime_ns, st.st_size, st.st_ino]:
+            e = self.entries[path] = [st.st_mtime_ns, st.st_size, st.st_ino, None, None, None]
+        return e
+
+    def save(self) -> None:
+        data = {"format": FORMAT, "written_at": time.time_ns(), "files": self.entries}
+        _write_atomic(self.path, json.dumps(data, separators=(",", ":")))
+        self.dirty = False
+
+
+def code_fingerprint() -> str:
+    """A digest of the size and mtime of every ``.py`` file of the tokenlint package."""
+    root = Path(__file__).resolve().parent
+    parts = []
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames[:] = sorted(d for d in dirnames if d != "__pycache__")
+        for name in sorted(filenames):
+            if name.endswith(".py"):
+                st = os.stat(os.path.join(dirpath, name))
+                parts.append(f"{os.path.relpath(os.path.join(dirpath, name), root)}:{st.st_size}:{st.st_mtime_ns}")
+    return _digest("\n".join(parts))[:16]
+
+
+def _digest(text: str) -> str:
+    return hashlib.blake2b(text.encode("utf-8"), digest_size=16).hexdigest()
+
+
+def _canonical(value: Any) -> Any:
+    """A JSON-able form of settings that does not depend on set or dict order."""
+    if isinstance(value, dict):
+        return sorted(([str(k), _canonical(v)] for k, v in value.items()), key=lambda kv: kv[0])
+    if isinstance(value, (set, frozenset)):
+        return sorted(_canonical(v) for v in value)
+    if isinstance(value, (list, tuple)):
+        return [_canonical(v) for v in value]
+    if isinstance(value, (str, int, float, bool)) or value is None:
+        return value
+    return repr(value)
+
+
+def _plain(d: dict) -> dict:
+    return {k: (int(v) if isinstance(v, Risk) else list(v) if isinstance(v, tuple) else v) for k, v in d.items()}
+
+
+def _finding(d: dict) -> Finding:
+    d = dict(d)
+    d["risk"] = Risk(d["risk"])
+    return Finding(**d)
+
+
+def _tool(d: dict) -> ToolReport:
+    d = dict(d)
+    d["risk"] = Risk(d["risk"])
+    d["findings"] = tuple(d["findings"])
+    return ToolReport(**d)
+
+
+def _write_atomic(path: Path, text: str) -> None:
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    with open(tmp, "w", encoding="utf-8") as fh:
+        fh.write(text)
+    os.replace(tmp, path)

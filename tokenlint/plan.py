@@ -1,0 +1,328 @@
+"""The part of a run before and after analysis: read and prefilter files, group candidates,
+merge group results. Imports no LibCST, so a warm run (everything cached) never loads it.
+
+``read_files`` reads every file once (or not at all when the cache's file index vouches for
+it), turns unreadable and too-large files into TL001 findings, applies the byte prefilter and
+names each candidate's module. ``RunPlan.groups`` partitions the candidates into groups that
+can be analysed independently (``tokenlint.components``). ``merge`` sorts the groups' results
+into one deterministic ``CheckResult``, whatever order or process they were computed in.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import hashlib
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Callable, Protocol
+
+from tokenlint.components import Import, ModuleIndex, group, scan_imports
+from tokenlint.files import SourcePath, may_define_tools
+from tokenlint.imports import module_name_for
+from tokenlint.model import CheckResult, Finding, Risk, ToolReport
+from tokenlint.sourcefile import MAX_FILE_BYTES
+
+if TYPE_CHECKING:
+    from tokenlint.analysis.facts import ToolFacts
+    from tokenlint.config import Settings
+
+#: TL001's code and name (``tokenlint.rules.tl001_parse_error`` documents the rule).
+PARSE_ERROR = ("TL001", "parse-error")
+#: Bytes read from a file above ``MAX_FILE_BYTES`` to decide whether its TL001 is worth reporting.
+HEAD_BYTES = 1 << 16
+
+
+def file_finding(path: str, line: int, col: int, reason: str) -> Finding:
+    """The TL001 finding for a file (or a tool) tokenlint cannot analyse."""
+    return Finding(PARSE_ERROR[0], PARSE_ERROR[1], path, line, col, f"cannot analyse {path}: {reason}", None, Risk.HIGH)
+
+
+def digest(data: bytes) -> str:
+    """The content key of a file: BLAKE2b, 128 bits, hex."""
+    return hashlib.blake2b(data, digest_size=16).hexdigest()
+
+
+@dataclass
+class RunResult:
+    """A ``CheckResult`` plus what the CLI needs besides: internal errors and per-tool facts
+    (``facts`` holds live LibCST nodes; it is filled only by the in-process ``check_files``)."""
+
+    result: CheckResult
+    internal_errors: list[str] = field(default_factory=list)
+    facts: list[ToolFacts] = field(default_factory=list)
+
+
+@dataclass
+class Candidate:
+    """A file that passed the byte prefilter (or whose text ``tokenlint fix`` supplies).
+
+    ``data`` holds the bytes read in this run, or None when the cache's file index vouched for
+    an unchanged file (``load`` reads it then); ``text`` is an override that replaces the file.
+    """
+
+    source: SourcePath
+    module_name: str
+    data: bytes | None = None
+    text: str | None = None
+    digest: str | None = None
+
+    def load(self) -> bytes:
+        """The file's bytes (read now if this run has not read them). Raises ``OSError``."""
+        if self.data is None:
+            self.data = self.source.path.read_bytes()
+        return self.data
+
+    def key(self) -> str:
+        """The content digest (computed from the bytes if the index did not supply it)."""
+        if self.digest is None:
+            self.digest = digest(self.text.encode() if self.text is not None else self.load())
+        return self.digest
+
+    def stripped(self) -> Candidate:
+        """A copy without the bytes, cheap to send to a worker process (which reads the file)."""
+        return Candidate(self.source, self.module_name, None, self.text, self.digest)
+
+
+@dataclass
+class GroupResult:
+    """What one group of candidates produced. Picklable; ``facts`` only in-process.
+
+    ``looked_up`` maps every module name the analysis looked up outside the group to the file
+    it found, as ``(display, digest)``, or None when no module of the run has that name: the
+    group's result depends on those files too (the cache checks them before reusing it).
+    """
+
+    findings: list[Finding] = field(default_factory=list)
+    tools: list[ToolReport] = field(default_factory=list)
+    internal: list[str] = field(default_factory=list)
+    parsed: int = 0
+    looked_up: dict[str, tuple[str, str] | None] = field(default_factory=dict)
+    facts: list[ToolFacts] = field(default_factory=list)
+
+
+class FileIndex(Protocol):
+    """What ``read_files`` asks of the cache: verdicts for files unchanged since last seen."""
+
+    def known(self, path: str, stat: os.stat_result) -> tuple[bool, str | None] | None:
+        """``(is_candidate, digest)`` when the file is unchanged since it was recorded."""
+
+    def record(self, path: str, stat: os.stat_result, candidate: bool, digest: str | None) -> None:
+        """Remember a file's prefilter verdict (and its digest, for a candidate)."""
+
+    def imports(self, path: str) -> list[Import] | None:
+        """The recorded import scan of an unchanged file, if any."""
+
+    def record_imports(self, path: str, imports: list[Import]) -> None:
+        """Remember a file's import scan."""
+
+    def digest_of(self, path: str) -> str | None:
+        """A recorded digest of an unchanged file, if any."""
+
+    def record_digest(self, path: str, value: str) -> None:
+        """Remember a file's digest."""
+
+
+class ModuleNamer:
+    """``imports.module_name_for``, with the walk up through ``__init__.py`` packages done once
+    per directory instead of once per file (thousands of stat calls on a large tree)."""
+
+    def __init__(self) -> None:
+        self._real: dict[str, str] = {}
+        self._parts: dict[str, tuple[str, ...]] = {}
+
+    def __call__(self, path: Path) -> str:
+        text = os.fspath(path)
+        if os.path.islink(text):
+            return module_name_for(path)
+        directory, name = os.path.split(os.path.abspath(text))
+        real = self._real.get(directory)
+        if real is None:
+            real = self._real[directory] = os.path.realpath(directory)
+        stem = name.rpartition(".")[0] or name
+        parts = self._package(real)
+        if name == "__init__.py":
+            return ".".join(parts) or stem
+        return ".".join((*parts, stem))
+
+    def _package(self, directory: str) -> tuple[str, ...]:
+        hit = self._parts.get(directory)
+        if hit is None:
+            parent = os.path.dirname(directory)
+            if os.path.isfile(os.path.join(directory, "__init__.py")):
+                hit = (*self._package(parent), os.path.basename(directory)) if parent != directory else (os.path.basename(directory),)
+            else:
+                hit = ()
+            self._parts[directory] = hit
+        return hit
+
+
+@dataclass
+class RunPlan:
+    """The files of a run after reading and prefiltering.
+
+    ``module_files`` maps every ``.py`` file's module name to ``(path, display)`` (the first
+    file in run order wins a name); ``packages`` holds module names that are packages.
+    """
+
+    files_checked: int
+    candidates: list[Candidate]
+    file_findings: list[Finding]
+    module_files: dict[str, tuple[Path, str]]
+    packages: set[str]
+    index: FileIndex | None = None
+    _imports: dict[str, list[Import]] = field(default_factory=dict)
+
+    def groups(self) -> list[list[Candidate]]:
+        """The candidates in independent groups (``tokenlint.components.group``), in run order."""
+        by_name = {c.module_name: c for c in reversed(self.candidates)}
+        modules = ModuleIndex(self.module_files, self.packages)
+        parts = group([c.module_name for c in self.candidates], modules,
+                      lambda name: self._imports_of(name, by_name))
+        return [[self.candidates[i] for i in g] for g in parts]
+
+    def _imports_of(self, name: str, by_name: dict[str, Candidate]) -> list[Import]:
+        hit = self._imports.get(name)
+        if hit is not None:
+            return hit
+        found: list[Import] = []
+        entry = self.module_files.get(name)
+        if entry is not None:
+            path = os.fspath(entry[0])
+            known = self.index.imports(path) if self.index is not None else None
+            if known is not None:
+                found = known
+            else:
+                cand = by_name.get(name)
+                try:
+                    if cand is not None and cand.text is not None:
+                        data = cand.text.encode()
+                    else:
+                        data = cand.load() if cand is not None else entry[0].read_bytes()
+                except OSError:
+                    data = b""
+                found = scan_imports(data)
+                if self.index is not None and (cand is None or cand.text is None):
+                    self.index.record_imports(path, found)
+        self._imports[name] = found
+        return found
+
+    def digest_of_module(self, name: str) -> tuple[str, str] | None:
+        """``(display, digest)`` of the run's file for module ``name``, None if there is none.
+        A file that cannot be read gets the digest ``"unreadable"``."""
+        entry = self.module_files.get(name)
+        if entry is None:
+            return None
+        path, display = entry
+        for cand in self.candidates:
+            if cand.module_name == name and cand.source.path == path:
+                try:
+                    return display, cand.key()
+                except OSError:
+                    return display, "unreadable"
+        known = self.index.digest_of(os.fspath(path)) if self.index is not None else None
+        if known is None:
+            try:
+                known = digest(path.read_bytes())
+            except OSError:
+                return display, "unreadable"
+            if self.index is not None:
+                self.index.record_digest(os.fspath(path), known)
+        return display, known
+
+
+def read_files(
+    files: list[SourcePath],
+    overrides: dict[Path, str] | None = None,
+    progress: Callable[[int, int], None] | None = None,
+    index: FileIndex | None = None,
+) -> RunPlan:
+    """Read and prefilter ``files``. ``overrides`` (path → text) are candidates whatever their
+    text; ``index`` lets unchanged files go unread."""
+    overrides = overrides or {}
+    namer = ModuleNamer()
+    module_files: dict[str, tuple[Path, str]] = {}
+    packages: set[str] = set()
+    candidates: list[Candidate] = []
+    findings: list[Finding] = []
+    total = len(files)
+    for i, sp in enumerate(files):
+        if progress is not None and i % 64 == 0:
+            progress(i, total)
+        name = None
+        if sp.path.suffix == ".py":
+            name = namer(sp.path)
+            module_files.setdefault(name, (sp.path, sp.display))
+            if sp.path.name == "__init__.py":
+                packages.add(name)
+        if sp.path in overrides:
+            candidates.append(Candidate(sp, name or namer(sp.path), text=overrides[sp.path]))
+            continue
+        path = os.fspath(sp.path)
+        try:
+            st = os.stat(path)
+            if st.st_size == 0:
+                continue
+            if st.st_size > MAX_FILE_BYTES:
+                with open(path, "rb") as fh:
+                    head = fh.read(HEAD_BYTES)
+                if may_define_tools(head):
+                    findings.append(file_finding(sp.display, 1, 1, f"file too large to analyse ({st.st_size:,} "
+                                                                   f"bytes; limit {MAX_FILE_BYTES:,} bytes)"))
+                continue
+            known = index.known(path, st) if index is not None else None
+            if known is not None:
+                is_candidate, key = known
+                if is_candidate:
+                    candidates.append(Candidate(sp, name or namer(sp.path), digest=key))
+                continue
+            with open(path, "rb") as fh:
+                data = fh.read()
+        except OSError as exc:
+            findings.append(file_finding(sp.display, 1, 1, f"cannot read file: {exc.strerror or exc}"))
+            continue
+        is_candidate = may_define_tools(data)
+        key = digest(data) if is_candidate and index is not None else None
+        if index is not None:
+            index.record(path, st, is_candidate, key)
+        if is_candidate:
+            candidates.append(Candidate(sp, name or namer(sp.path), data=data, digest=key))
+    return RunPlan(total, candidates, findings, module_files, packages, index)
+
+
+def merge(plan: RunPlan, results: list[GroupResult], settings: Settings) -> RunResult:
+    """One ``RunResult`` from the plan's file findings and every group's result: findings
+    filtered by selection and per-file ignores, de-duplicated, sorted; tools sorted."""
+    findings = list(plan.file_findings)
+    tools: list[ToolReport] = []
+    internal: list[str] = []
+    facts: list = []
+    parsed = 0
+    for r in results:
+        findings.extend(r.findings)
+        tools.extend(r.tools)
+        internal.extend(r.internal)
+        facts.extend(r.facts)
+        parsed += r.parsed
+    findings = [f for f in findings if settings.selects(f.code) and not file_ignored(f, settings)]
+    unique = {(f.code, f.path, f.line, f.column, f.tool): f for f in sorted(findings, key=_full_key)}
+    result = CheckResult(
+        tools=tuple(sorted(tools, key=lambda t: (t.path, t.line, t.name, t.function, t.risk))),
+        findings=tuple(sorted(unique.values(), key=Finding.sort_key)),
+        files_checked=plan.files_checked,
+        files_parsed=parsed,
+    )
+    return RunResult(result, internal, facts)
+
+
+def _full_key(f: Finding) -> tuple:
+    return (f.sort_key(), f.risk, f.fixable, f.end_line or 0, f.end_column or 0, f.name)
+
+
+def file_ignored(f: Finding, settings: Settings) -> bool:
+    """Whether ``per-file-ignores`` drops finding ``f`` (glob on its path or file name)."""
+    for pattern, codes in settings.per_file_ignores:
+        if fnmatch.fnmatch(f.path, pattern) or fnmatch.fnmatch(Path(f.path).name, pattern):
+            if any(f.code.startswith(c) for c in codes):
+                return True
+    return False
