@@ -26,6 +26,20 @@ def _codes(value: str | None) -> tuple[str, ...] | None:
     return tuple(c.strip().upper() for c in value.split(",") if c.strip())
 
 
+def _file_options(command):
+    """``--config``, ``--force-exclude`` and ``--no-respect-gitignore``, shared by check and fix."""
+    for option in reversed([
+        click.option("--config", "config_path", type=click.Path(dir_okay=False),
+                     help="Use this pyproject.toml instead of the nearest one with [tool.tokenlint]."),
+        click.option("--force-exclude", is_flag=True, default=None,
+                     help="Apply `exclude` to files named on the command line too (for pre-commit)."),
+        click.option("--no-respect-gitignore", "no_gitignore", is_flag=True,
+                     help="Also include files .gitignore ignores."),
+    ]):
+        command = option(command)
+    return command
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="tokenlint")
 def main() -> None:
@@ -61,11 +75,7 @@ def main() -> None:
 @click.option("--exit-zero", is_flag=True, help="Exit 0 even when there are findings (2 still means failure).")
 @click.option("--max-response-tokens", type=click.IntRange(min=1), default=None,
               help=f"Token budget per tool response. [default: {DEFAULT_MAX_RESPONSE_TOKENS:,}]")
-@click.option("--config", "config_path", type=click.Path(dir_okay=False),
-              help="Use this pyproject.toml instead of the nearest one with [tool.tokenlint].")
-@click.option("--force-exclude", is_flag=True, default=None,
-              help="Apply `exclude` to files named on the command line too (for pre-commit).")
-@click.option("--no-respect-gitignore", "no_gitignore", is_flag=True, help="Also check files .gitignore ignores.")
+@_file_options
 @click.option("-q", "--quiet", is_flag=True, help="Print diagnostics only: no risk table, no summary.")
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=None,
               help="Worker processes for large runs (a handful of files is checked in one). [default: one per CPU]")
@@ -92,23 +102,15 @@ def check(paths, fmt, output_file, statistics, baseline_file, write_baseline_fil
     from tokenlint.report.text import summary
 
     paths = list(paths) or ["."]
-    try:
-        config_file = Path(config_path) if config_path else find_config(Path(paths[0]) if Path(paths[0]).exists() else Path.cwd())
-        if config_path and not Path(config_path).is_file():
-            raise ConfigError(f"{config_path}: no such file")
-        overrides = {
-            "select": _codes(select),
-            "extend_select": _codes(extend_select),
-            "ignore": _codes(ignore),
-            "fail_on": fail_on,
-            "max_response_tokens": max_response_tokens,
-            "force_exclude": force_exclude,
-            "respect_gitignore": False if no_gitignore else None,
-        }
-        settings = load_settings(config_file, overrides)
-    except ConfigError as exc:
-        click.echo(f"tokenlint: error: {exc}", err=True)
-        sys.exit(2)
+    settings = _settings(paths, config_path, {
+        "select": _codes(select),
+        "extend_select": _codes(extend_select),
+        "ignore": _codes(ignore),
+        "fail_on": fail_on,
+        "max_response_tokens": max_response_tokens,
+        "force_exclude": force_exclude,
+        "respect_gitignore": False if no_gitignore else None,
+    })
     if show_settings:
         click.echo(settings_text(settings), nl=False)
         sys.exit(0)
@@ -221,11 +223,7 @@ def _settings(paths: list[str], config_path: str | None, overrides: dict) -> Set
               help="Print a unified diff of the changes instead of writing them (exit 1 if any).")
 @click.option("--max-response-tokens", type=click.IntRange(min=200), default=None,
               help=f"Token budget written into each rewritten tool. [default: {DEFAULT_MAX_RESPONSE_TOKENS:,}]")
-@click.option("--config", "config_path", type=click.Path(dir_okay=False),
-              help="Use this pyproject.toml instead of the nearest one with [tool.tokenlint].")
-@click.option("--force-exclude", is_flag=True, default=None,
-              help="Apply `exclude` to files named on the command line too (for pre-commit).")
-@click.option("--no-respect-gitignore", "no_gitignore", is_flag=True, help="Also fix files .gitignore ignores.")
+@_file_options
 @click.option("-q", "--quiet", is_flag=True, help="Print only errors and tools left unfixed.")
 def fix(paths, diff, max_response_tokens, config_path, force_exclude, no_gitignore, quiet) -> None:
     """Rewrite every HIGH or MEDIUM tool under PATHS (default: .) to keep its response in budget.
