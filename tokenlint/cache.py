@@ -43,6 +43,8 @@ FORMAT = 1
 RACY_NS = 2_000_000_000
 #: Group entries kept per settings digest; the least recently used go first beyond this.
 MAX_GROUP_ENTRIES = 4000
+#: Groupings of distinct file sets kept in the index (a full run, a pre-commit run, ...).
+MAX_PARTITIONS = 16
 
 
 class Cache:
@@ -150,15 +152,18 @@ class FileIndexStore:
         self.path = path
         self.dirty = False
         self.entries: dict[str, list] = {}
+        self.partitions: dict[str, list[list[int]]] = {}
         self.written_at = 0
         try:
             with open(path, encoding="utf-8") as fh:
                 data = json.load(fh)
             if data.get("format") == FORMAT:
                 self.entries = data["files"]
+                self.partitions = data.get("partitions", {})
                 self.written_at = int(data["written_at"])
         except (OSError, ValueError, KeyError, TypeError):
             self.entries = {}
+            self.partitions = {}
 
     def _entry(self, path: str, stat: os.stat_result | None = None) -> list | None:
         e = self.entries.get(path)
@@ -211,6 +216,17 @@ class FileIndexStore:
             e[4] = value
             self.dirty = True
 
+    def partition(self, key: str) -> list[list[int]] | None:
+        return self.partitions.get(key)
+
+    def record_partition(self, key: str, groups: list[list[int]]) -> None:
+        if self.partitions.get(key) != groups:
+            self.partitions.pop(key, None)
+            self.partitions[key] = groups
+            while len(self.partitions) > MAX_PARTITIONS:  # oldest first (insertion order)
+                del self.partitions[next(iter(self.partitions))]
+            self.dirty = True
+
     def _fresh(self, path: str) -> list | None:
         """The entry for ``path`` matching its current stat, created (verdict unknown) if need be."""
         try:
@@ -223,7 +239,8 @@ class FileIndexStore:
         return e
 
     def save(self) -> None:
-        data = {"format": FORMAT, "written_at": time.time_ns(), "files": self.entries}
+        data = {"format": FORMAT, "written_at": time.time_ns(), "files": self.entries,
+                "partitions": self.partitions}
         _write_atomic(self.path, json.dumps(data, separators=(",", ":")))
         self.dirty = False
 

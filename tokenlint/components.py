@@ -11,8 +11,9 @@ the same result, because a group's result depends only on its members and the mo
 
 Imports are found by a byte regex, not a parse (the groups are needed before anything is
 parsed, and again on a warm run that parses nothing). It over-approximates: an ``import`` in a
-string or comment adds an edge, ``from pkg import x`` reaches every module of ``pkg``, a plain
-``import pkg`` every module below it. Extra edges only make groups larger, never wrong.
+string or comment adds an edge, ``from pkg import x`` reaches ``pkg``, its parents and every
+module below ``pkg.x``, a plain ``import pkg.sub`` every module below ``pkg``. Extra edges only
+make groups larger, never wrong.
 """
 
 from __future__ import annotations
@@ -24,40 +25,71 @@ from typing import Callable, Iterable
 #: Whitespace inside an import statement, including backslash continuations.
 _WS = rb"(?:[ \t]|\\\r?\n)"
 _DOTTED = rb"(?:[\w.]|[\x80-\xff])+"
-_IMPORT = re.compile(
-    rb"(?:^|[;:])" + _WS + rb"*(?:from" + _WS + rb"+(\.*)" + _WS + rb"*(" + _DOTTED + rb")?" + _WS
-    + rb"+import\b|import" + _WS + rb"+(" + _DOTTED + rb"(?:" + _WS + rb"+as" + _WS + rb"+" + _DOTTED
-    + rb")?(?:" + _WS + rb"*," + _WS + rb"*" + _DOTTED + rb"(?:" + _WS + rb"+as" + _WS + rb"+" + _DOTTED
-    + rb")?)*))",
-    re.M,
-)
+#: What may stand between the start of a statement (line start, ``;`` or ``:``) and ``import``.
+_FROM = re.compile(rb"[ \t]*from" + _WS + rb"+(\.*)" + _WS + rb"*(" + _DOTTED + rb")?" + _WS + rb"+$")
+#: What follows ``from ... import``: a parenthesized list, or the rest of the logical line.
+_FROM_NAMES = re.compile(_WS + rb"*(\([^)]*\)|(?:[^\n\\;#]|\\\r?\n)*)")
+#: What follows a plain ``import``: dotted names with optional aliases, comma-separated.
+_PLAIN = re.compile(_WS + rb"+(" + _DOTTED + rb"(?:" + _WS + rb"+as" + _WS + rb"+" + _DOTTED + rb")?(?:" + _WS
+                    + rb"*," + _WS + rb"*" + _DOTTED + rb"(?:" + _WS + rb"+as" + _WS + rb"+" + _DOTTED + rb")?)*)")
 _AS = re.compile(rb"(?:[ \t]|\\\r?\n)+as(?:[ \t]|\\\r?\n)+")
+_COMMENT = re.compile(rb"#[^\n]*")
+_WORD = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.")
 
 #: Steps an import chain may take: the import, then ``_reexports``' three re-exports.
 MAX_HOPS = 4
 
-#: ``(level, module)`` of an import: ``from ..pkg import x`` → (2, "pkg"), ``import a.b`` →
-#: (0, "a.b"); ``level`` -1 marks a plain ``import`` (every submodule is reachable through it).
-Import = tuple[int, str]
+#: ``(level, module, names)`` of an import: ``from ..pkg import x, y`` → (2, "pkg", ("x", "y")),
+#: ``import a.b`` → (0, "a.b", None) (a plain import binds ``a``: every ``a.*`` is reachable).
+Import = tuple[int, str, "tuple[str, ...] | None"]
 
 
 def scan_imports(data: bytes) -> list[Import]:
-    """Every import statement of a source file, found by regex (see the module docstring)."""
+    """Every import statement of a source file, found without parsing (see the module
+    docstring): each word ``import`` is found with ``bytes.find``, then the statement around
+    it is read with small anchored patterns."""
     out: list[Import] = []
-    for m in _IMPORT.finditer(data):
-        dots, module, names = m.group(1), m.group(2), m.group(3)
-        if names is None:
-            out.append((len(dots or b""), _text(module or b"")))
-            continue
-        for part in names.split(b","):
-            name = _AS.split(part.strip(b" \t\\\r\n"))[0].strip()
-            if name:
-                out.append((-1, _text(name)))
+    i = data.find(b"import")
+    while i != -1:
+        end = i + 6
+        if (i == 0 or data[i - 1] not in _WORD) and (end == len(data) or data[end] not in _WORD):
+            _statement(data, i, end, out)
+        i = data.find(b"import", end)
     return out
 
 
+def _statement(data: bytes, i: int, end: int, out: list[Import]) -> None:
+    start = data.rfind(b"\n", 0, i) + 1
+    while (start >= 2 and data[start - 2:start] == b"\\\n") or (start >= 3 and data[start - 3:start] == b"\\\r\n"):
+        start = data.rfind(b"\n", 0, start - 2) + 1  # a backslash-continued line: its start
+    head = data[start:i]
+    cut = max(head.rfind(b";"), head.rfind(b":"))
+    if cut != -1:
+        head = head[cut + 1:]
+    if not head.strip(b" \t"):
+        m = _PLAIN.match(data, end)
+        if m is None:
+            return
+        for part in m.group(1).split(b","):
+            name = _AS.split(part.strip(b" \t\\\r\n"))[0].strip()
+            if name:
+                out.append((0, _text(name), None))
+        return
+    m = _FROM.match(head)
+    if m is None:
+        return
+    names = _FROM_NAMES.match(data, end)
+    listed = _COMMENT.sub(b"", names.group(1) if names else b"").strip().strip(b"()")
+    imported = []
+    for part in listed.replace(b"\\", b" ").split(b","):
+        name = _AS.split(part.strip())[0].strip()
+        if name:
+            imported.append(_text(name))
+    out.append((len(m.group(1) or b""), _text(m.group(2) or b""), tuple(imported)))
+
+
 def _text(raw: bytes) -> str:
-    return raw.decode("utf-8", errors="replace").strip(".")
+    return raw.decode("utf-8", errors="replace").strip(". \t\r\n")
 
 
 class ModuleIndex:
@@ -75,22 +107,31 @@ class ModuleIndex:
         return self.names[start:end]
 
     def reached(self, importer: str, imp: Import) -> list[str]:
-        """The run modules a name bound by ``imp`` in module ``importer`` can resolve into."""
-        level, module = imp
+        """The run modules a name bound by ``imp`` in module ``importer`` can resolve into:
+        the imported module and its parents, each imported name as a module and below it; for a
+        plain ``import a.b``, every module below ``a``."""
+        level, module, names = imp
         if level > 0:
             package = importer if importer in self.packages else importer.rpartition(".")[0]
             parts = package.split(".") if package else []
             if level - 1 > len(parts):
                 return []
             base = ".".join([*parts[: len(parts) - (level - 1)], *([module] if module else [])])
-        elif level < 0:  # ``import a.b [as x]``: ``a.<anything>`` is reachable through the name
-            base = module.partition(".")[0] if module else ""
         else:
             base = module
         if not base:
             return []
         out = [p for p in _prefixes(base) if p in self.known]
-        out.extend(self.below(base))
+        if names is None:
+            out.extend(self.below(base.partition(".")[0]))
+        else:
+            for name in names:
+                if name == "*":
+                    continue
+                sub = f"{base}.{name}"
+                if sub in self.known:
+                    out.append(sub)
+                out.extend(self.below(sub))
         return out
 
 
@@ -133,24 +174,35 @@ def group(
             edges[name] = hit
         return hit
 
+    # All candidates' walks at once: ``seen[m]`` has bit i set once candidate i reached module
+    # m; each round extends only the bits that arrived in the previous one (a later, longer way
+    # to a module can reach nothing the first one did not).
+    seen: dict[str, int] = {}
+    frontier: dict[str, int] = {}
     for i, name in enumerate(candidates):
-        seen = {name}
-        frontier = [name]
-        for _ in range(MAX_HOPS):
-            nxt = []
-            for m in frontier:
-                for t in targets(m):
-                    if t not in seen:
-                        seen.add(t)
-                        nxt.append(t)
-            frontier = nxt
-            if not frontier:
-                break
-        for t in seen:
-            for j in by_name.get(t, ()):
-                a, b = find(i), find(j)
-                if a != b:
-                    parent[max(a, b)] = min(a, b)
+        bit = 1 << i
+        seen[name] = seen.get(name, 0) | bit
+        frontier[name] = frontier.get(name, 0) | bit
+    for _ in range(MAX_HOPS):
+        nxt: dict[str, int] = {}
+        for m, bits in frontier.items():
+            for t in targets(m):
+                new = bits & ~seen.get(t, 0)
+                if new:
+                    seen[t] = seen.get(t, 0) | new
+                    nxt[t] = nxt.get(t, 0) | new
+        frontier = nxt
+        if not frontier:
+            break
+    for name, members in by_name.items():
+        bits = seen.get(name, 0)
+        while bits:
+            low = bits & -bits
+            i = low.bit_length() - 1
+            bits ^= low
+            a, b = find(i), find(members[0])
+            if a != b:
+                parent[max(a, b)] = min(a, b)
     groups: dict[int, list[int]] = {}
     for i in range(len(candidates)):
         groups.setdefault(find(i), []).append(i)

@@ -119,17 +119,28 @@ def _check_selectors(settings: Settings) -> None:
     """Every code or prefix in select/extend-select/ignore/per-file-ignores must name at least
     one rule (or be ``ALL``): a typo such as ``TL20l`` would otherwise select or ignore nothing,
     silently. Raises ``ConfigError`` naming the selector."""
-    from tokenlint.rules import REGISTRY
-
+    codes = rule_codes()
     groups = [("select", settings.select), ("extend-select", settings.extend_select), ("ignore", settings.ignore)]
     groups += [(f"per-file-ignores.{pattern}", codes) for pattern, codes in settings.per_file_ignores]
     for key, selectors in groups:
         for selector in selectors:
-            if selector != "ALL" and not any(code.startswith(selector) for code in REGISTRY):
+            if selector != "ALL" and not any(code.startswith(selector) for code in codes):
                 raise ConfigError(
                     f"unknown rule selector `{selector}` in {key}: it matches no rule "
-                    f"(codes: {', '.join(sorted(REGISTRY))}; a prefix such as TL1 selects a group)"
+                    f"(codes: {', '.join(codes)}; a prefix such as TL1 selects a group)"
                 )
+
+
+def rule_codes() -> tuple[str, ...]:
+    """Every rule's code, sorted, read from the rule modules' file names
+    (``rules/tl101_unbounded_query_result.py`` → ``TL101``) without importing them: importing
+    the rules loads LibCST, which a fully cached run never needs. ``tests/test_speed.py``
+    checks that this equals ``tokenlint.rules.REGISTRY``."""
+    import pkgutil
+
+    rules_dir = str(Path(__file__).with_name("rules"))
+    names = (m.name for m in pkgutil.iter_modules([rules_dir]))
+    return tuple(sorted(n.split("_")[0].upper() for n in names if n.startswith("tl")))
 
 
 def _apply_table(settings: Settings, table: dict, path: Path) -> Settings:

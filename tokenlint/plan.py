@@ -19,7 +19,6 @@ from typing import TYPE_CHECKING, Callable, Protocol
 
 from tokenlint.components import Import, ModuleIndex, group, scan_imports
 from tokenlint.files import SourcePath, may_define_tools
-from tokenlint.imports import module_name_for
 from tokenlint.model import CheckResult, Finding, Risk, ToolReport
 from tokenlint.sourcefile import MAX_FILE_BYTES
 
@@ -122,6 +121,12 @@ class FileIndex(Protocol):
     def record_digest(self, path: str, value: str) -> None:
         """Remember a file's digest."""
 
+    def partition(self, key: str) -> list[list[int]] | None:
+        """The groups recorded for run ``key`` (see ``RunPlan.groups``)."""
+
+    def record_partition(self, key: str, groups: list[list[int]]) -> None:
+        """Remember the groups of run ``key``."""
+
 
 class ModuleNamer:
     """``imports.module_name_for``, with the walk up through ``__init__.py`` packages done once
@@ -134,6 +139,8 @@ class ModuleNamer:
     def __call__(self, path: Path) -> str:
         text = os.fspath(path)
         if os.path.islink(text):
+            from tokenlint.imports import module_name_for  # imports LibCST: only for symlinks
+
             return module_name_for(path)
         directory, name = os.path.split(os.path.abspath(text))
         real = self._real.get(directory)
@@ -171,14 +178,30 @@ class RunPlan:
     module_files: dict[str, tuple[Path, str]]
     packages: set[str]
     index: FileIndex | None = None
+    #: True when the index vouched for every file: nothing was read, nothing changed.
+    unchanged: bool = False
     _imports: dict[str, list[Import]] = field(default_factory=dict)
 
     def groups(self) -> list[list[Candidate]]:
-        """The candidates in independent groups (``tokenlint.components.group``), in run order."""
+        """The candidates in independent groups (``tokenlint.components.group``), in run order.
+
+        The grouping reads the imports of every module the candidates' imports reach, which on
+        a large tree costs more than the rest of a cached run; when no file changed since the
+        index recorded it, the index's copy of the last grouping of the same files is reused."""
+        key = None
+        if self.index is not None:
+            key = digest("\0".join([os.fspath(p) for p, _ in self.module_files.values()]
+                                    + [c.module_name for c in self.candidates]).encode())
+            if self.unchanged:
+                memo = self.index.partition(key)
+                if memo is not None and sorted(i for g in memo for i in g) == list(range(len(self.candidates))):
+                    return [[self.candidates[i] for i in g] for g in memo]
         by_name = {c.module_name: c for c in reversed(self.candidates)}
         modules = ModuleIndex(self.module_files, self.packages)
         parts = group([c.module_name for c in self.candidates], modules,
                       lambda name: self._imports_of(name, by_name))
+        if key is not None and self.index is not None:
+            self.index.record_partition(key, parts)
         return [[self.candidates[i] for i in g] for g in parts]
 
     def _imports_of(self, name: str, by_name: dict[str, Candidate]) -> list[Import]:
@@ -246,6 +269,7 @@ def read_files(
     candidates: list[Candidate] = []
     findings: list[Finding] = []
     total = len(files)
+    unchanged = index is not None and not overrides
     for i, sp in enumerate(files):
         if progress is not None and i % 64 == 0:
             progress(i, total)
@@ -276,9 +300,11 @@ def read_files(
                 if is_candidate:
                     candidates.append(Candidate(sp, name or namer(sp.path), digest=key))
                 continue
+            unchanged = False
             with open(path, "rb") as fh:
                 data = fh.read()
         except OSError as exc:
+            unchanged = False
             findings.append(file_finding(sp.display, 1, 1, f"cannot read file: {exc.strerror or exc}"))
             continue
         is_candidate = may_define_tools(data)
@@ -287,7 +313,7 @@ def read_files(
             index.record(path, st, is_candidate, key)
         if is_candidate:
             candidates.append(Candidate(sp, name or namer(sp.path), data=data, digest=key))
-    return RunPlan(total, candidates, findings, module_files, packages, index)
+    return RunPlan(total, candidates, findings, module_files, packages, index, unchanged)
 
 
 def merge(plan: RunPlan, results: list[GroupResult], settings: Settings) -> RunResult:
