@@ -7,9 +7,13 @@ A cursor is the URL-safe base64 of::
 
 where MAC = HMAC-SHA256(store secret, the fields above + tool name + argument fingerprint +
 session id), truncated to 128 bits. So a cursor carries 128 bits of randomness, cannot be forged or
-edited (a changed offset breaks the MAC), and only verifies for the tool, the arguments (minus
-``cursor``) and the client session it was minted for. The 2026-07-28 MCP spec drops protocol
-sessions, so a missing session id (stdio, stateless HTTP) simply binds to "no session".
+edited (a changed offset breaks the MAC; only the exact spelling ``mint_cursor`` produces is
+accepted), and only verifies for the tool, the arguments (minus ``cursor``) and the client session
+it was minted for. Nothing in it depends on the arguments but the MAC, which reveals nothing
+without the secret; the plain fields are the random id, the expiry and the position. The
+2026-07-28 MCP spec drops protocol sessions, so a missing session id (stdio, stateless HTTP) simply
+binds to "no session". A cursor used from another session is told only that: not which tool or
+arguments it belongs to.
 
 Every failure raises ``CursorError`` (a ``ValueError``) whose message tells the model what to do,
 e.g. ``cursor expired: call list_users again without cursor``.
@@ -40,6 +44,7 @@ ENTRY_ID_BYTES = 16
 _MAC_BYTES = 16
 _VERSION = 1
 _HEAD = struct.Struct(">B16sIIH")  # version, entry id, expiry, offset, part
+_CURSOR_CHARS = 58  # base64url of the 43-byte token, unpadded
 
 
 class CursorError(ValueError):
@@ -104,18 +109,23 @@ def mint_cursor(
 ) -> str:
     """Encode a signed cursor (see the module docstring). Returns ASCII, 58 characters."""
     head = _HEAD.pack(_VERSION, bytes.fromhex(entry_id), int(expires_at), offset, part)
-    token = head + _mac(secret, head, tool, fingerprint, session_id)
+    return _encode(head + _mac(secret, head, tool, fingerprint, session_id))
+
+
+def _encode(token: bytes) -> str:
     return base64.urlsafe_b64encode(token).decode("ascii").rstrip("=")
 
 
 def _decode(cursor: str) -> tuple[bytes, tuple[int, bytes, int, int, int], bytes] | None:
-    if not isinstance(cursor, str) or len(cursor) > 200:
+    if not isinstance(cursor, str) or len(cursor) != _CURSOR_CHARS:
         return None
     try:
         raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4))
     except (binascii.Error, ValueError):
         return None
-    if len(raw) != _HEAD.size + _MAC_BYTES:
+    # only the one spelling mint_cursor produces: the decoder would otherwise skip foreign
+    # characters and ignore the 4 unused bits of the last character
+    if len(raw) != _HEAD.size + _MAC_BYTES or _encode(raw) != cursor:
         return None
     head, mac = raw[: _HEAD.size], raw[_HEAD.size:]
     fields = _HEAD.unpack(head)
@@ -149,10 +159,10 @@ def read_cursor(
     if not hmac.compare_digest(mac, _mac(secret, head, tool, fingerprint, session_id)):
         if entry_binding is not None and hmac.compare_digest(mac, _mac(secret, head, *entry_binding)):
             other_tool, other_fp, other_session = entry_binding
-            if other_tool != tool:
+            if (other_session or "") != (session_id or ""):
+                what = "another client session"  # and nothing about that session's call
+            elif other_tool != tool:
                 what = f"tool {other_tool}"
-            elif (other_session or "") != (session_id or ""):
-                what = "another client session"
             else:
                 what = "a call with different arguments"
             raise CursorError(

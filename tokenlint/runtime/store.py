@@ -76,6 +76,8 @@ class ResultStore:
         self.clock = clock
         self._entries: OrderedDict[str, StoredResult] = OrderedDict()
         self._bytes = 0
+        self._peak_entries = 0
+        self._peak_bytes = 0
         self._lock = threading.RLock()
         #: URI template prefix set by ``register_result_resource``; None = no resource registered.
         self.resource_uri_prefix: str | None = None
@@ -98,6 +100,9 @@ class ResultStore:
                 self._bytes -= evicted.size_bytes
             self._entries[entry.entry_id] = entry
             self._bytes += entry.size_bytes
+            # high-water marks, taken under the lock right after the only growing step
+            self._peak_entries = max(self._peak_entries, len(self._entries))
+            self._peak_bytes = max(self._peak_bytes, self._bytes)
             return True
 
     def get(self, entry_id: str) -> StoredResult | None:
@@ -135,15 +140,18 @@ class ResultStore:
             return self._bytes
 
     def stats(self) -> dict[str, int]:
-        """``{"entries": n, "bytes": b, "max_entries": ..., "max_bytes": ...}``."""
+        """``{"entries": n, "bytes": b, "max_entries": ..., "max_bytes": ..., "peak_entries": ...,
+        "peak_bytes": ...}``: current and highest-ever entries and bytes (UTF-8 rendered size)."""
         with self._lock:
             return {"entries": len(self._entries), "bytes": self._bytes,
-                    "max_entries": self.max_entries, "max_bytes": self.max_bytes}
+                    "max_entries": self.max_entries, "max_bytes": self.max_bytes,
+                    "peak_entries": self._peak_entries, "peak_bytes": self._peak_bytes}
 
     def clear(self) -> None:
+        """Drop every entry (high-water marks included)."""
         with self._lock:
             self._entries.clear()
-            self._bytes = 0
+            self._bytes = self._peak_entries = self._peak_bytes = 0
 
     # -- internals -----------------------------------------------------------------------------
     def _remove(self, entry_id: str) -> None:
