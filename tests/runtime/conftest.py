@@ -1,8 +1,9 @@
 """Fixtures of the runtime tests: the SDK venvs and one driver run per fixture server.
 
 Every driver run (``driver.py`` with a venv's python, driving one server over stdio with the real
-``mcp`` client) is started as soon as its venv is ready, all of them concurrently, and its JSON
-observations are shared by the tests of that server.
+``mcp`` client; ``http_driver.py``, several clients over streamable HTTP) is started as soon as its
+venv is ready, all of them concurrently, and its JSON observations are shared by the tests of that
+server.
 """
 
 from __future__ import annotations
@@ -26,6 +27,9 @@ sys.path.insert(0, str(HERE / "servers"))
 import runtime_sdk_envs as sdk_envs  # noqa: E402
 
 SERVERS = sdk_envs.SERVERS
+#: The servers driven over streamable HTTP by several clients at once (low-level servers need a
+#: hand-built HTTP app, and the SDK flavours below cover every ``session_id_from_context`` path).
+HTTP_SERVERS = [s for s in SERVERS if not s[0].startswith("lowlevel")]
 
 
 class _Runs:
@@ -44,11 +48,12 @@ class _Runs:
                 self.venvs[name] = self.pool.submit(sdk_envs.ensure_venv, name)
             return self.venvs[name]
 
-    def _drive(self, server_id: str, venv: str, script: str) -> dict[str, Any]:
+    def _drive(self, server_id: str, venv: str, script: str,
+               driver: str = "driver.py") -> dict[str, Any]:
         python = self.venv(venv).result()
-        out = self.tmp / f"{server_id}.json"
+        out = self.tmp / f"{server_id}-{driver}.json"
         proc = subprocess.run(
-            [str(python), str(HERE / "driver.py"), str(HERE / "servers" / script), str(out)],
+            [str(python), str(HERE / driver), str(HERE / "servers" / script), str(out)],
             cwd=str(HERE), env=sdk_envs.driver_env(), capture_output=True, text=True,
             timeout=600,
         )
@@ -63,6 +68,11 @@ class _Runs:
             with self.lock:
                 if server_id not in self.runs:
                     self.runs[server_id] = self.pool.submit(self._drive, server_id, venv, script)
+        for server_id, venv, script in HTTP_SERVERS:  # queued behind the stdio runs
+            with self.lock:
+                if "http:" + server_id not in self.runs:
+                    self.runs["http:" + server_id] = self.pool.submit(
+                        self._drive, server_id, venv, script, "http_driver.py")
 
     def result(self, server_id: str) -> dict[str, Any]:
         self.start_all()

@@ -85,8 +85,8 @@ def expiring(ctx: Context, cursor: Optional[str] = None) -> Paged[dict]:
 
 
 @mcp.tool()
-def many(ctx: Context, i: int, cursor: Optional[str] = None) -> Paged[dict]:
-    return common.page_many(i, cursor, session_id_from_context(ctx))
+def many(ctx: Context, i: int, rows: int = 40, cursor: Optional[str] = None) -> Paged[dict]:
+    return common.page_many(i, cursor, session_id_from_context(ctx), rows=min(rows, 2000))
 
 
 @mcp.tool()
@@ -95,4 +95,4 @@ def store_stats() -> dict:
 
 
 if __name__ == "__main__":
-    mcp.run()
+    common.serve(mcp, "sdk1")

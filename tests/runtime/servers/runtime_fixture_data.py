@@ -74,9 +74,10 @@ def big_records() -> list[dict[str, Any]]:
     return recs
 
 
-def many_rows(i: int) -> list[dict[str, Any]]:
-    """An over-budget list, different for every ``i`` (the store-bounds test)."""
-    return [{"call": i, "row": j, "text": "lorem ipsum dolor sit amet " * 8} for j in range(40)]
+def many_rows(i: int, rows: int = 40) -> list[dict[str, Any]]:
+    """An over-budget list, different for every ``i`` (the store-bounds tests): ``rows`` records
+    of about 250 bytes each (40: ~10 KB stored; 800: ~200 KB)."""
+    return [{"call": i, "row": j, "text": "lorem ipsum dolor sit amet " * 8} for j in range(rows)]
 
 
 def args(**kwargs: Any) -> dict[str, Any]:
@@ -112,10 +113,29 @@ def page_expiring(cursor: str | None, session_id: str | None = None):
                         max_tokens=MAX_TOKENS, session_id=session_id, store=SHORT_STORE)
 
 
-def page_many(i: int, cursor: str | None, session_id: str | None = None):
-    return fit_response(many_rows(i), tool="many", arguments=args(i=i, cursor=cursor),
+def page_many(i: int, cursor: str | None, session_id: str | None = None, rows: int = 40):
+    arguments = args(i=i, cursor=cursor) if rows == 40 else args(i=i, rows=rows, cursor=cursor)
+    return fit_response(many_rows(i, rows), tool="many", arguments=arguments,
                         cursor=cursor, max_tokens=MAX_TOKENS, session_id=session_id, store=STORE)
 
 
 def store_stats() -> dict[str, int]:
     return STORE.stats()
+
+
+def serve(server: Any, flavour: str) -> None:
+    """Run ``server`` over stdio, or over streamable HTTP on 127.0.0.1:$TL_HTTP_PORT when set.
+
+    ``flavour``: ``"sdk1"`` (mcp 1.x FastMCP), ``"sdk2"`` (mcp 2.x MCPServer) or ``"fastmcp"``
+    (standalone fastmcp 3.x/4.x).
+    """
+    port = os.environ.get("TL_HTTP_PORT")
+    if not port:
+        server.run(show_banner=False) if flavour == "fastmcp" else server.run()
+    elif flavour == "sdk1":
+        server.settings.host, server.settings.port = "127.0.0.1", int(port)
+        server.run(transport="streamable-http")
+    elif flavour == "sdk2":
+        server.run(transport="streamable-http", host="127.0.0.1", port=int(port))
+    else:
+        server.run(transport="http", host="127.0.0.1", port=int(port), show_banner=False)
