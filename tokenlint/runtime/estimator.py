@@ -89,14 +89,12 @@ MAX_SPACE_RUN_TOKEN = 81
 
 # Byte tables for the C-level scans. _MARKS: s space, p printable ASCII other than space (a
 # space followed by one starts a piece: a "marker"), o anything else. _DIGIT_RUNS: d ASCII digit,
-# u byte of a non-ASCII character, x anything else.
+# a ASCII letter, u byte of a non-ASCII character, x anything else.
 _MARKS = bytes(ord("s") if b == 32 else ord("p") if 33 <= b <= 126 else ord("o")
                for b in range(256))
-_DIGIT_RUNS = bytes(ord("d") if 48 <= b <= 57 else ord("u") if b >= 128 else ord("x")
-                    for b in range(256))
-_LETTERS = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-_DIGITS = b"0123456789"
-_NON_ASCII = bytes(range(128, 256))
+# _DIGIT_RUNS also tells letters apart (a), so one translation serves the digit and letter counts.
+_DIGIT_RUNS = bytes(ord("d") if 48 <= b <= 57 else ord("u") if b >= 128
+                    else ord("a") if chr(b).isalpha() else ord("x") for b in range(256))
 _LONG_SPACE_RUN = b" " * (MAX_SPACE_RUN_TOKEN + 1)
 
 # Positions where cl100k always starts a new piece: after a line break whose following blanks end
@@ -122,11 +120,10 @@ def _ceil_div(a: int, b: int) -> int:
 def _lower_parts(data: bytes) -> tuple[int, int, int, int, int, int, int]:
     """Additive counts behind the lower bound: (markers, digits, letters, quotes, non-ASCII bytes,
     newlines, bytes); a marker is a space followed by a printable ASCII character."""
-    n = len(data)
-    return (data.translate(_MARKS).count(b"sp"), n - len(data.translate(None, _DIGITS)),
-            n - len(data.translate(None, _LETTERS)), data.count(b'"'),
-            0 if data.isascii() else n - len(data.translate(None, _NON_ASCII)),
-            data.count(b"\n"), n)
+    classes = data.translate(_DIGIT_RUNS)
+    return (data.translate(_MARKS).count(b"sp"), classes.count(b"d"), classes.count(b"a"),
+            data.count(b'"'), 0 if data.isascii() else classes.count(b"u"), data.count(b"\n"),
+            len(data))
 
 
 def _lower_from_parts(parts: Sequence[int]) -> int:
@@ -141,17 +138,16 @@ def _lower_from_parts(parts: Sequence[int]) -> int:
 
 def _lower_exceeds(data: bytes, max_tokens: int) -> bool:
     """Whether the lower bound of ``data`` is over ``max_tokens``, cheapest counts first."""
-    n = len(data)
-    if _ceil_div(n, MAX_TOKEN_BYTES) > max_tokens or \
+    if _ceil_div(len(data), MAX_TOKEN_BYTES) > max_tokens or \
             _ceil_div(data.count(b'"'), MAX_QUOTES_PER_TOKEN) > max_tokens:
         return True
-    digits = n - len(data.translate(None, _DIGITS))
-    if data.translate(_MARKS).count(b"sp") + _ceil_div(digits, 3) > max_tokens:
+    classes = data.translate(_DIGIT_RUNS)
+    if data.translate(_MARKS).count(b"sp") + _ceil_div(classes.count(b"d"), 3) > max_tokens:
         return True
-    if _ceil_div(n - len(data.translate(None, _LETTERS)), MAX_LETTERS_PER_TOKEN) > max_tokens:
+    if _ceil_div(classes.count(b"a"), MAX_LETTERS_PER_TOKEN) > max_tokens:
         return True
-    if not data.isascii() and _ceil_div(n - len(data.translate(None, _NON_ASCII)),
-                                        MAX_NON_ASCII_BYTES_PER_TOKEN) > max_tokens:
+    if not data.isascii() and \
+            _ceil_div(classes.count(b"u"), MAX_NON_ASCII_BYTES_PER_TOKEN) > max_tokens:
         return True
     return _ceil_div(data.count(b"\n"), MAX_NEWLINES_PER_TOKEN) > max_tokens
 
@@ -169,7 +165,7 @@ def _upper_of_bytes(data: bytes) -> int:
     upper = n
     if _LONG_SPACE_RUN not in data:
         upper -= 2 * data.count(b"    ")
-    if n > 2:
+    if n > 2 and any(c in data for c in b"0123456789"):
         d = data.translate(_DIGIT_RUNS)
         triples = d.count(b"ddd")
         if triples:
