@@ -173,6 +173,19 @@ def test_clamp_json_dumps_and_context_session(tmp_path):
     assert outcomes[0].notes == ["`limit` is clamped to at most 1,000"]
 
 
+def test_reassigned_parameter_gets_the_arguments_as_called(tmp_path):
+    new, outcomes = _fix_source(tmp_path, HEADER + textwrap.dedent('''
+        @mcp.tool()
+        def t(q: str, since: str | None = None) -> Optional[list]:
+            since = since or "1970-01-01"
+            return db.execute("SELECT * FROM t WHERE q = ? AND at > ?", (q, since)).fetchall()
+    '''))
+    assert ('def t(q: str, since: str | None = None, cursor: str | None = None) -> Paged[Optional[list]]:\n'
+            '    call_arguments = {"q": q, "since": since}\n    since = since or "1970-01-01"\n') in new
+    assert "arguments=call_arguments, cursor=cursor" in new
+    assert outcomes[0].fixed
+
+
 def test_silent_slice_is_dropped_and_sql_cap_kept(tmp_path):
     new, outcomes = _fix_source(tmp_path, HEADER + textwrap.dedent('''
         @mcp.tool()
@@ -193,8 +206,8 @@ def test_silent_slice_is_dropped_and_sql_cap_kept(tmp_path):
      "already has a `cursor` parameter"),
     ("def t(q: str) -> Report:\n    return Report(rows=db.execute('SELECT * FROM t').fetchall())",
      "it returns `Report`"),
-    ("def t(q: str):\n    q = q + '%'\n    return db.execute('SELECT * FROM t WHERE q LIKE ?', (q,)).fetchall()",
-     "parameter `q` is reassigned"),
+    ("def t(q: str) -> DirectoryListing | None:\n    return DirectoryListing(db.execute('SELECT * FROM t').fetchall())",
+     "it returns `DirectoryListing | None`"),
 ])
 def test_unsafe_rewrites_are_refused_with_a_reason(tmp_path, body, reason):
     path = write(tmp_path, "server.py", HEADER + "@mcp.tool()\n" + body + "\n")

@@ -39,6 +39,7 @@ class FitToBudget(VisitorBasedCodemodCommand):
         self.plan: FilePlan = plan if plan is not None else context.scratch[PLAN_KEY]
         self.lines: list[str] = []
         self.renames: dict[int, str] = {}
+        self.stmt_indent = ""
 
     def transform_module_impl(self, tree: cst.Module) -> cst.Module:
         if not self.plan:
@@ -106,11 +107,25 @@ class FitToBudget(VisitorBasedCodemodCommand):
         single = f"{wrap.call}({value}, {', '.join(options + rest)})"
         if "\n" not in single and len(indent) + len("return ") + len(single) <= LINE_LENGTH:
             return _parse(single)
-        # continuation lines are relative to the statement's indentation, which LibCST adds
+        # Continuation lines are written relative to the statement's indentation (LibCST adds
+        # it), one level deeper than the line the wrapped value starts on.
+        rel = max(len(indent) - len(self.stmt_indent), 0)
+        inner, close = " " * (rel + 4), " " * rel
+        if "\n" in value and not _has_multiline_string(node):
+            value = value.replace("\n", "\n    ")
         joined = ", ".join(options)
-        groups = [value] + ([joined] if len(indent) + 4 + len(joined) < LINE_LENGTH else options) + rest
-        body = "".join(f"\n    {g}," for g in groups)
-        return _parse(f"{wrap.call}({body}\n)")
+        if len(indent) + 4 + len(joined) < LINE_LENGTH:
+            groups = [value, joined]
+        else:
+            groups = [value] + [_split_dict(o, inner, len(self.stmt_indent)) for o in options]
+        body = "".join(f"\n{inner}{g}," for g in groups + rest)
+        return _parse(f"{wrap.call}({body}\n{close})")
+
+    def visit_SimpleStatementLine(self, node: cst.SimpleStatementLine) -> bool:
+        key = self._key(node)
+        if key is not None:
+            self.stmt_indent = self._indent(key)
+        return True
 
     # -- function definitions ----------------------------------------------------------------
     def leave_FunctionDef(self, original_node: cst.FunctionDef, updated_node: cst.FunctionDef) -> cst.FunctionDef:
@@ -118,8 +133,8 @@ class FitToBudget(VisitorBasedCodemodCommand):
         edit = self.plan.functions.get(key) if key is not None else None
         if edit is None:
             return updated_node
-        if edit.clamps:
-            updated_node = _insert_clamps(updated_node, edit)
+        if edit.clamps or edit.snapshot:
+            updated_node = _insert_statements(updated_node, edit)
         if edit.add_cursor:
             updated_node = updated_node.with_changes(
                 params=_add_cursor(updated_node.params, updated_node.whitespace_before_params))
@@ -130,14 +145,17 @@ class FitToBudget(VisitorBasedCodemodCommand):
         return updated_node
 
 
-def _insert_clamps(fn: cst.FunctionDef, edit: FunctionEdit) -> cst.FunctionDef:
-    """Insert ``limit = min(limit, N)`` lines at the top of the body (after the docstring)."""
+def _insert_statements(fn: cst.FunctionDef, edit: FunctionEdit) -> cst.FunctionDef:
+    """Insert, at the top of the body (after the docstring), the arguments snapshot
+    (``call_arguments = {...}``, the arguments as called) and then the clamps
+    (``limit = min(limit, 1_000)``)."""
     if not isinstance(fn.body, cst.IndentedBlock):
         return fn
     body = list(fn.body.body)
     at = 1 if body and _is_docstring(body[0]) else 0
-    clamps = [cst.parse_statement(f"{p} = min({p}, {n:_})\n") for p, n in edit.clamps]
-    return fn.with_changes(body=fn.body.with_changes(body=body[:at] + clamps + body[at:]))
+    new = [cst.parse_statement(f"{edit.snapshot[0]} = {edit.snapshot[1]}\n")] if edit.snapshot else []
+    new += [cst.parse_statement(f"{p} = min({p}, {n:_})\n") for p, n in edit.clamps]
+    return fn.with_changes(body=fn.body.with_changes(body=body[:at] + new + body[at:]))
 
 
 def _is_docstring(stmt: cst.BaseStatement) -> bool:
@@ -172,6 +190,11 @@ def _add_cursor(params: cst.Parameters, before_params: cst.BaseParenthesizableWh
                 between = before_params
         new = new.with_changes(comma=last.comma)
         group[-1] = last.with_changes(comma=last.comma.with_changes(whitespace_after=between))
+    elif group and "\n" in _code_ws(group[-1].whitespace_after_param):
+        # ``def f(\n    a, b\n)``: the line break before ``)`` moves behind the new parameter
+        last = group[-1]
+        new = new.with_changes(whitespace_after_param=last.whitespace_after_param)
+        group[-1] = last.with_changes(whitespace_after_param=cst.SimpleWhitespace(""))
     if keyword_only:
         star = params.star_arg if isinstance(params.star_arg, (cst.Param, cst.ParamStar)) else cst.ParamStar()
         return params.with_changes(kwonly_params=[*group, new], star_arg=star)
@@ -180,6 +203,26 @@ def _add_cursor(params: cst.Parameters, before_params: cst.BaseParenthesizableWh
 
 def _code_ws(ws: cst.CSTNode) -> str:
     return cst.Module([]).code_for_node(ws) if not isinstance(ws, cst.SimpleWhitespace) else ws.value
+
+
+def _has_multiline_string(node: cst.CSTNode) -> bool:
+    """Whether re-indenting ``node``'s lines would change a string's value."""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, (cst.SimpleString, cst.FormattedString)) and "\n" in _code(n):
+            return True
+        stack.extend(n.children)
+    return False
+
+
+def _split_dict(option: str, inner: str, base: int) -> str:
+    """``arguments={"a": a, "b": b}`` one key per line when the option is too long to fit."""
+    name, _, value = option.partition("=")
+    if not (value.startswith("{") and value.endswith("}")) or base + len(inner) + len(option) < LINE_LENGTH:
+        return option
+    keys = [k for k in value[1:-1].split(", ") if k]
+    return f"{name}={{" + "".join(f"\n{inner}    {k}," for k in keys) + f"\n{inner}}}"
 
 
 def _parse(code: str) -> cst.BaseExpression:

@@ -33,6 +33,7 @@ from tokenlint.discovery.lowlevel import literal_names
 from tokenlint.imports import dotted_name
 from tokenlint.model import Risk
 from tokenlint.project import ParsedModule
+from tokenlint.walk import code_children  # skips whitespace; ~10x faster than .children
 
 #: Enforced maximum given to an unclamped item limit (TL107), in items: the largest cap the
 #: analysis still counts as a bound (``facts.HUGE_ITEMS``); pages keep each response in budget.
@@ -46,7 +47,7 @@ _CONTEXT_ANNOTATIONS = re.compile(r"\b(Context|RequestContext|ServerSession)\b")
 _PAGEABLE_ANNOTATION = re.compile(
     r"^(typing\.)?(list|List|dict|Dict|Sequence|Mapping|MutableMapping|Any|tuple|Tuple|Iterable|object)\b"
 )
-_TEXT_ANNOTATION = re.compile(r"^(str|Optional\[str\]|str \| None|None \| str)$")
+_TEXT_ANNOTATION = re.compile(r"^(builtins\.)?str$")
 #: Open dict annotations: a page envelope validates against them as it is, and wrapping them in
 #: ``Paged[...]`` (a Union) would make the SDKs nest even small results under ``"result"``.
 _OPEN_DICT_ANNOTATION = re.compile(
@@ -92,12 +93,15 @@ class Wrap:
 @dataclass
 class FunctionEdit:
     """Edits on a tool's ``def``: the ``cursor`` parameter, ``Paged[...]``, a local named
-    ``cursor`` renamed (it would shadow the parameter), clamp statements (param, max)."""
+    ``cursor`` renamed (it would shadow the parameter), clamp statements (param, max), and an
+    arguments snapshot when a parameter is reassigned in the body."""
 
     add_cursor: bool = False
     paged: bool = False
     rename_cursor_to: str | None = None
     clamps: list[tuple[str, int]] = field(default_factory=list)
+    #: ``(name, dict source)``: bind the arguments as called at the top of the body.
+    snapshot: tuple[str, str] | None = None
 
 
 @dataclass
@@ -127,6 +131,49 @@ class FilePlan:
 
     def __bool__(self) -> bool:
         return bool(self.wraps)
+
+
+def annotation_kind(ann: str) -> str:
+    """How a return annotation must change for a paged tool: ``"keep"`` (every arm is text, an open
+    dict, None or already ``Paged``: a page validates as it is), ``"paged"`` (``T`` becomes
+    ``Paged[T]``) or ``"refuse"`` (an arm the runtime cannot page, such as a model class)."""
+    kinds = set()
+    for arm in _union_arms(ann):
+        if arm in ("None", "NoneType") or _TEXT_ANNOTATION.match(arm) or _OPEN_DICT_ANNOTATION.match(arm) \
+                or arm.startswith(("Paged[", "tokenlint.runtime.Paged[")):
+            kinds.add("keep")
+        elif _PAGEABLE_ANNOTATION.match(arm) and "Content" not in arm:
+            kinds.add("paged")
+        elif re.search(r"TextContent|Content\b", arm):
+            kinds.add("keep")  # content blocks: their text is fitted, the list stays
+        else:
+            kinds.add("refuse")
+    return "refuse" if "refuse" in kinds else "paged" if "paged" in kinds else "keep"
+
+
+def _union_arms(ann: str) -> list[str]:
+    """``Optional[X]`` → [X, None]; ``Union[A, B]`` and ``A | B`` → [A, B] (top level only)."""
+    ann = ann.strip()
+    m = re.match(r"^(typing\.)?(Optional|Union)\[(.*)\]$", ann, re.S)
+    if m:
+        arms = _split_top(m.group(3), ",")
+        return [a for arm in arms for a in _union_arms(arm)] + (["None"] if m.group(2) == "Optional" else [])
+    arms = _split_top(ann, "|")
+    return [a.strip() for a in arms] if len(arms) > 1 else [ann]
+
+
+def _split_top(text: str, sep: str) -> list[str]:
+    parts, depth, start = [], 0, 0
+    for i, ch in enumerate(text):
+        if ch in "[(":
+            depth += 1
+        elif ch in "])":
+            depth -= 1
+        elif ch == sep and depth == 0:
+            parts.append(text[start:i].strip())
+            start = i + 1
+    parts.append(text[start:].strip())
+    return parts
 
 
 class Unfixable(Exception):
@@ -188,6 +235,7 @@ def _merge(plan: FilePlan, sub: FilePlan) -> None:
         have.paged |= edit.paged
         have.rename_cursor_to = have.rename_cursor_to or edit.rename_cursor_to
         have.clamps.extend(c for c in edit.clamps if c not in have.clamps)
+        have.snapshot = have.snapshot or edit.snapshot
     plan.clamp_exprs.update(sub.clamp_exprs)
     plan.drop_slices |= sub.drop_slices
     plan.schemas |= sub.schemas
@@ -233,27 +281,25 @@ def _signature_tool(plan: FilePlan, mod: ParsedModule, facts: ToolFacts, max_tok
             session = f"session_id_from_context({name})"
             continue
         arg_names.append(name)
-    rebound = _rebound_names(fn, set(arg_names) - clamped)
-    if rebound:
-        raise Unfixable(f"parameter `{sorted(rebound)[0]}` is reassigned in the body, so the "
-                        "arguments of `next_action` would not be the ones the tool was called with")
     edit = FunctionEdit(add_cursor=True)
+    args = "{" + ", ".join(f'"{n}": {n}' for n in arg_names) + "}"
+    if _rebound_names(fn, set(arg_names) - clamped):
+        # a parameter is reassigned before the return (``end = end or now()``): take the
+        # arguments as called, at the top, so ``next_action`` repeats the client's own call
+        edit.snapshot = (_free_name(fn, "call_arguments"), args)
+        args = edit.snapshot[0]
     if fn.returns is not None:
         ann = _code(fn.returns.annotation).strip()
-        if ann.startswith(("Paged[", "tokenlint.runtime.Paged[")):
-            pass
-        elif _TEXT_ANNOTATION.match(ann) or _OPEN_DICT_ANNOTATION.match(ann):
-            pass  # a text page is a str; a page envelope is a dict with str keys
-        elif _PAGEABLE_ANNOTATION.match(ann) and "Content" not in ann:
+        kind = annotation_kind(ann)
+        if kind == "paged":
             edit.paged = True
             plan.imports.add("Paged")
-        elif not re.search(r"TextContent|Content\b", ann):
+        elif kind == "refuse":
             raise Unfixable(f"it returns `{ann}`, which tokenlint.runtime cannot page "
                             "(lists, dicts holding a list, and text can be paged)")
     if _binds_name(fn, "cursor"):
         edit.rename_cursor_to = _free_name(fn, "db_cursor")
     plan.functions[NodeKey.of(mod, fn)] = edit
-    args = "{" + ", ".join(f'"{n}": {n}' for n in arg_names) + "}"
     if session:
         plan.imports.add("session_id_from_context")
 
@@ -442,7 +488,7 @@ def _walk(root: cst.CSTNode):
     while stack:
         node = stack.pop()
         yield node
-        stack.extend(reversed(node.children))
+        stack.extend(reversed(code_children(node)))
 
 
 def _inside(node: cst.CSTNode, body) -> bool:
@@ -509,7 +555,7 @@ def variable_names(root: cst.CSTNode):
         if isinstance(node, cst.Arg):
             stack.append(node.value)
             continue
-        stack.extend(node.children)
+        stack.extend(code_children(node))
 
 
 def _free_name(fn: cst.FunctionDef, base: str) -> str:
