@@ -17,6 +17,7 @@ import difflib
 import io
 import os
 import stat
+import sys
 import tempfile
 import tokenize
 from dataclasses import dataclass, field
@@ -195,7 +196,60 @@ def _transform(mod: ParsedModule, code: str, plan: FilePlan, errors: list[str]) 
         names = ", ".join(o.name for o in plan.outcomes if o.fixed)
         errors.append(f"{mod.display_path}: rewrite of {names} dropped: it would not parse ({exc})")
         return None
-    return new
+    return new if RUNTIME_IMPORT in code else _place_runtime_import(new, mod.module_name)
+
+
+RUNTIME_IMPORT = "from tokenlint.runtime import"
+
+
+def _place_runtime_import(code: str, module_name: str) -> str:
+    """Move the added ``from tokenlint.runtime import ...`` among the module's third-party
+    imports, in alphabetical place (isort's and ruff's ``I001`` order), instead of after its
+    first-party ones, where ``AddImportsVisitor`` appends it. Unchanged when the module has no
+    third-party import in its leading block."""
+    tree = cst.parse_module(code)
+    body = list(tree.body)
+    block: list[int] = []
+    for i, stmt in enumerate(body):
+        small = stmt.body if isinstance(stmt, cst.SimpleStatementLine) else []
+        if small and all(isinstance(s, (cst.Import, cst.ImportFrom)) for s in small):
+            block.append(i)
+        elif not (i == 0 and small and isinstance(small[0], cst.Expr)):  # a docstring may come first
+            break
+    ours = [i for i in block if _import_module(body[i]) == "tokenlint.runtime"]
+    if len(ours) != 1:
+        return code
+    at = ours[0]
+    third = [i for i in block if i != at and _section(body[i], module_name) == "third"]
+    if not third:
+        return code
+    before = [i for i in third if _import_module(body[i]).lower() <= "tokenlint.runtime"]
+    target = (before[-1] + 1) if before else third[0]
+    if target in (at, at + 1):
+        return code
+    stmt = body.pop(at)
+    body.insert(target if target < at else target - 1, stmt)
+    return tree.with_changes(body=body).code
+
+
+def _import_module(stmt: cst.CSTNode) -> str:
+    small = stmt.body[0] if isinstance(stmt, cst.SimpleStatementLine) else None
+    if isinstance(small, cst.ImportFrom):
+        if small.relative:
+            return "." * len(small.relative)
+        return cst.Module([]).code_for_node(small.module) if small.module is not None else ""
+    if isinstance(small, cst.Import):
+        return cst.Module([]).code_for_node(small.names[0].name)
+    return ""
+
+
+def _section(stmt: cst.CSTNode, module_name: str) -> str:
+    """``"stdlib"``, ``"first"`` (relative, or this module's own top-level package) or ``"third"``."""
+    name = _import_module(stmt)
+    top = name.split(".")[0]
+    if not top or name.startswith(".") or top == module_name.split(".")[0] or top == "__future__":
+        return "first" if top != "__future__" else "stdlib"
+    return "stdlib" if top in sys.stdlib_module_names else "third"
 
 
 def write_changes(changes: list[FileChange]) -> list[str]:
