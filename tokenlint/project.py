@@ -39,6 +39,8 @@ class ParsedModule:
     _positions: Positions | None = field(default=None, repr=False)
     _nodes: list | None = field(default=None, repr=False)
     _statement_of: dict[int, int] = field(default_factory=dict, repr=False)
+    #: Module-level ``NAME = value`` bindings, filled by the analysis on first use.
+    constants: dict[str, cst.BaseExpression] | None = field(default=None, repr=False)
 
     @classmethod
     def build(cls, path: Path, display_path: str, tree: cst.Module, module_name: str | None = None,

@@ -1178,11 +1178,10 @@ def _le_in_annotation(ann: cst.BaseExpression, interp) -> int | None:
     return None
 
 
-_MODULE_CONST_CACHE: dict[int, dict[str, cst.BaseExpression]] = {}
-
-
 def _module_constant(mod, name: str) -> cst.BaseExpression | None:
-    table = _MODULE_CONST_CACHE.get(id(mod.tree))
+    # kept on the module: a process-wide table keyed by id(tree) handed a freed tree's
+    # constants to a later tree at the same address (a run analyses groups one after another)
+    table = mod.constants
     if table is None:
         table = {}
         for stmt in mod.tree.body:
@@ -1205,7 +1204,7 @@ def _module_constant(mod, name: str) -> cst.BaseExpression | None:
                                 dn = dotted_name(tg)
                                 if dn and small.value is not None:
                                     table.setdefault(dn, small.value)
-        _MODULE_CONST_CACHE[id(mod.tree)] = table
+        mod.constants = table
     return table.get(name)
 
 
