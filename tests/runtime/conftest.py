@@ -27,9 +27,7 @@ sys.path.insert(0, str(HERE / "servers"))
 import runtime_sdk_envs as sdk_envs  # noqa: E402
 
 SERVERS = sdk_envs.SERVERS
-#: The servers driven over streamable HTTP by several clients at once (low-level servers need a
-#: hand-built HTTP app, and the SDK flavours below cover every ``session_id_from_context`` path).
-HTTP_SERVERS = [s for s in SERVERS if not s[0].startswith("lowlevel")]
+HTTP_SERVERS = sdk_envs.HTTP_SERVERS
 
 
 class _Runs:

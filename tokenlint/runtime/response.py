@@ -30,9 +30,7 @@ smaller). Budgets are in tokens (cl100k; see ``estimator``).
 
 from __future__ import annotations
 
-import base64
 import json
-import secrets
 from typing import Any, Mapping, Sequence
 
 from .cursors import (
@@ -80,8 +78,10 @@ def _jsonable(args: dict[str, Any]) -> dict[str, Any]:
 
 
 def _placeholder_cursor() -> str:
-    # random URL-safe text of a real cursor's length: tokenizes like one
-    return base64.urlsafe_b64encode(secrets.token_bytes(43)).decode()[:_CURSOR_PLACEHOLDER_CHARS]
+    """Stands for the cursor while a page is sized: a real cursor's length, and as costly as any
+    (alternating letters and digits: one token per character, the most 58 bytes can cost), so
+    the same call is always cut into the same pages."""
+    return "a1" * (_CURSOR_PLACEHOLDER_CHARS // 2)
 
 
 def _find_list_key(value: dict[str, Any]) -> str | None:
