@@ -36,10 +36,7 @@ ENVELOPE_KEYS = {"items", "total", "page", "next_cursor", "next_action", "resour
 
 #: Known defects of ``tokenlint fix`` or the runtime, each with its entry in
 #: /work/notes/fix-bugs.md; strict xfails, so a fix shows up as XPASS: then delete the entry.
-KNOWN: dict[tuple[str, str], str] = {
-    ("orders_fastmcp.py", "product_orders(product_id=3)"):
-        "fix-bugs.md #5: fit_response measures indent=2 JSON, fastmcp sends compact JSON",
-}
+KNOWN: dict[tuple[str, str], str] = {}
 
 
 def _key(tool: dict[str, Any]) -> tuple[str, str]:

@@ -163,3 +163,36 @@ def test_runtime_imports_with_the_standard_library_alone():
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip() == "ok"
+
+
+def test_rendering_follows_the_sdk_serving_the_call(monkeypatch):
+    """mcp FastMCP/MCPServer send indent=2 JSON, standalone fastmcp compact JSON (its
+    ``get_context()`` answers inside a request): pages are measured in the text that is sent."""
+    import types
+
+    calls = []
+
+    def to_json(value, *, fallback, indent=None):
+        calls.append(indent)
+        return json.dumps(value, indent=indent, ensure_ascii=False, default=fallback,
+                          separators=(",", ":") if indent is None else None).encode()
+
+    monkeypatch.setitem(sys.modules, "pydantic_core", types.SimpleNamespace(to_json=to_json))
+    value = {"rows": [{"id": 1, "name": "数据"}], "n": 1}
+    assert render_json(value) == json.dumps(value, indent=2, ensure_ascii=False)
+    in_request = [False]
+
+    def get_context():
+        if not in_request[0]:
+            raise RuntimeError("No active context found.")
+        return object()
+
+    deps = types.SimpleNamespace(get_context=get_context)
+    monkeypatch.setitem(sys.modules, "fastmcp.server.dependencies", deps)
+    assert render_json(value) == json.dumps(value, indent=2, ensure_ascii=False)
+    in_request[0] = True
+    compact = json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+    assert render_json(value) == compact
+    assert TokenEstimator("fast").fits_value(value, len(compact.encode()))
+    assert calls[-2:] == [None, None]
+    assert render_json(value, indent=None) == json.dumps(value, ensure_ascii=False)

@@ -43,11 +43,11 @@ Exact count
     so far plus the upper bound of the rest is within it.
 
 Rendering
-    ``render_json`` renders a non-str tool result the way the MCP SDKs do: with
-    ``pydantic_core.to_json(value, fallback=str, indent=2)`` when ``pydantic_core`` is already
-    imported (every SDK imports it; the runtime never imports it itself), else with ``json.dumps``
-    giving the same text for JSON-native data (floats may be spelled differently, ``1e-05`` versus
-    ``1e-5``).
+    ``render_json`` renders a non-str tool result the way the SDK serving the call does: with
+    ``pydantic_core.to_json(value, fallback=str, indent=2)`` (mcp ``FastMCP`` / ``MCPServer``) or
+    compact (standalone fastmcp) when ``pydantic_core`` is already imported (every SDK imports it;
+    the runtime never imports it itself), else with ``json.dumps`` giving the same text as the
+    indented one for JSON-native data (floats may be spelled differently, ``1e-05``/``1e-5``).
 """
 
 from __future__ import annotations
@@ -199,24 +199,50 @@ def _sdk_to_json() -> Any | None:
     return getattr(module, "to_json", None) if module is not None else None
 
 
+def _in_fastmcp_request() -> bool:
+    """Whether standalone fastmcp is serving the current call (``get_context()`` answers)."""
+    module = sys.modules.get("fastmcp.server.dependencies")
+    get_context = getattr(module, "get_context", None) if module is not None else None
+    if get_context is None:
+        return False
+    try:
+        get_context()
+    except Exception:  # RuntimeError outside a request
+        return False
+    return True
+
+
+def _sdk_json(value: Any) -> bytes | None:
+    """``value`` as the SDK serving this call renders a non-str result, as UTF-8 bytes, or None
+    when no SDK has imported ``pydantic_core`` (or it cannot serialize ``value``)."""
+    to_json = _sdk_to_json()
+    if to_json is None:
+        return None
+    try:
+        if _in_fastmcp_request():  # fastmcp 3.x/4.x: default_serializer, compact
+            return to_json(value, fallback=str)
+        return to_json(value, fallback=str, indent=2)  # mcp FastMCP / MCPServer
+    except Exception:
+        return None
+
+
 def render_json(value: Any, *, indent: int | None = 2) -> str:
     """Render ``value`` the way the MCP SDKs show a non-text tool result to the model.
 
-    FastMCP (mcp 1.x ``FastMCP``, mcp 2.x ``MCPServer``) renders a non-str result with
-    ``pydantic_core.to_json(result, fallback=str, indent=2)``: two-space indentation, non-ASCII
-    characters kept as they are, unknown objects as ``str(obj)``. With ``indent=2`` that very call
-    is used when ``pydantic_core`` is already imported (it is in every SDK process); otherwise, and
-    for other ``indent`` values, ``json.dumps`` (same text for JSON-native data; floats may be
-    spelled differently). ``indent=None`` gives ``json.dumps``'s default rendering (what a
-    low-level Server usually sends). Standalone fastmcp renders compact JSON, which is smaller.
+    ``indent=2`` (the default) means "as the SDK serving this call renders it", when an SDK has
+    imported ``pydantic_core`` (the runtime never imports it itself): mcp 1.x ``FastMCP`` and
+    mcp 2.x ``MCPServer`` send ``pydantic_core.to_json(result, fallback=str, indent=2)``;
+    standalone fastmcp 3.x/4.x, detected by its ``get_context()`` answering, sends the compact
+    ``pydantic_core.to_json(result, fallback=str)``. Without ``pydantic_core``, and for other
+    ``indent`` values, ``json.dumps`` (two-space indentation, non-ASCII kept, unknown objects as
+    ``str(obj)``: the same text as FastMCP for JSON-native data; floats may be spelled
+    differently). ``indent=None`` gives ``json.dumps``'s default rendering (what a low-level
+    Server usually sends).
     """
     if indent == 2:
-        to_json = _sdk_to_json()
-        if to_json is not None:
-            try:
-                return to_json(value, fallback=str, indent=2).decode("utf-8")
-            except Exception:  # an object pydantic cannot serialize: fall back to json.dumps
-                pass
+        data = _sdk_json(value)
+        if data is not None:
+            return data.decode("utf-8")
     return json.dumps(value, indent=indent, ensure_ascii=False, default=_fallback)
 
 
@@ -441,14 +467,9 @@ class TokenEstimator:
         if isinstance(value, str):
             return self.fits(value, max_tokens)
         if self.renderer is None and self.json_indent == 2:
-            to_json = _sdk_to_json()
-            if to_json is not None:  # the SDK's own rendering, as UTF-8 bytes: no re-encoding
-                try:
-                    data = to_json(value, fallback=str, indent=2)
-                except Exception:
-                    data = None
-                if data is not None:
-                    return self._fits(None, data, max_tokens)
+            data = _sdk_json(value)  # the SDK's own rendering, as UTF-8 bytes: no re-encoding
+            if data is not None:
+                return self._fits(None, data, max_tokens)
         if self.renderer is None:
             items = _records_of(value)
             if items is not None and len(items) > 64 and \
