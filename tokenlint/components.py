@@ -5,8 +5,8 @@ Tool discovery is cross-module: a server created in ``server.py`` gets its tools
 module, and a name may be re-exported through modules that mention no MCP word at all
 (``from .compat import app``). Everything a module's discovery can consult is reached through
 its import statements, in at most four steps (the import itself, then up to three re-exports:
-``ServerRegistry._reexports``). So candidates that can reach one another that way are put in one
-group, and each group is analysed on its own — in one process or another, cached or not, with
+``ServerRegistry._reexports``), through modules of the candidates' own top-level packages. So
+candidates that can reach one another that way are put in one group, and each group is analysed on its own — in one process or another, cached or not, with
 the same result, because a group's result depends only on its members and the modules it reads.
 
 Imports are found by a byte regex, not a parse (the groups are needed before anything is
@@ -183,9 +183,15 @@ def group(
         bit = 1 << i
         seen[name] = seen.get(name, 0) | bit
         frontier[name] = frontier.get(name, 0) | bit
+    # Re-exports are followed through modules of the candidates' own top-level packages only:
+    # a chain through a third package without a single candidate (the standard library, say)
+    # is not followed, or a few scattered candidates would drag in the walk of a whole tree.
+    homes = {name.partition(".")[0] for name in candidates}
     for _ in range(MAX_HOPS):
         nxt: dict[str, int] = {}
         for m, bits in frontier.items():
+            if m not in by_name and m.partition(".")[0] not in homes:
+                continue
             for t in targets(m):
                 new = bits & ~seen.get(t, 0)
                 if new:
