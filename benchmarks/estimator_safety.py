@@ -29,16 +29,9 @@ sys.path.insert(0, str(REPO / "tests" / "runtime"))
 import runtime_corpus as corpus  # noqa: E402
 import tiktoken  # noqa: E402
 
-from tokenlint.runtime import (  # noqa: E402
-    ResultStore,
-    TokenEstimator,
-    fit_json_text,
-    fit_response,
-    merge_pages,
-    parse_text_page,
-    render_json,
-)
-from tokenlint.runtime.collector import _TextPage, page_next_action  # noqa: E402
+from runtime_follow import follow_pages  # noqa: E402
+
+from tokenlint.runtime import TokenEstimator  # noqa: E402
 
 
 def adversarial(size: int, seed: int = 0) -> dict[str, object]:
@@ -79,40 +72,6 @@ def adversarial(size: int, seed: int = 0) -> dict[str, object]:
     }
 
 
-def serve(value, budget, mode, exact):
-    """(pages, pages over budget, merged value == value)."""
-    store = ResultStore(max_bytes=512 * 1024 * 1024)
-    if mode == "fit_json_text":
-        def call(v, **kw):
-            return fit_json_text(v, tool="t", max_tokens=budget, store=store, **kw)
-    else:
-        est = TokenEstimator(mode)
-
-        def call(v, **kw):
-            return fit_response(v, tool="t", max_tokens=budget, store=store, estimator=est, **kw)
-    page = call(value, arguments={"q": 1})
-    pages, over = [], 0
-    while True:
-        text = page if isinstance(page, str) else render_json(page)
-        over += exact(text) > budget
-        if mode == "fit_json_text" and not isinstance(value, str):
-            page = json.loads(text)
-        parsed = parse_text_page(page) if isinstance(page, str) else None
-        pages.append(_TextPage(parsed) if parsed else page)
-        action = page_next_action(pages[-1])
-        if action is None:
-            break
-        page = call(None, arguments=action["arguments"], cursor=action["arguments"]["cursor"])
-    merged = merge_pages(pages) if len(pages) > 1 else pages[0]
-    if isinstance(value, dict) and isinstance(merged, dict) and "total" not in value:
-        merged.pop("total", None)
-    if mode == "fit_json_text":
-        same = json.loads(json.dumps(merged)) == json.loads(json.dumps(value))
-    else:
-        same = merged == value
-    return len(pages), over, same
-
-
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--size-bytes", type=int, default=200_000)
@@ -136,7 +95,9 @@ def main() -> int:
                 if mode == "fast" and budget < 1000:
                     cells.append("-")  # the upper bound leaves no room for a part page
                     continue
-                n, over, same = serve(value, budget, mode, exact)
+                n, over, same = follow_pages(
+                    value, budget=budget, count_tokens=exact, low_level=mode == "fit_json_text",
+                    estimator=None if mode == "fit_json_text" else TokenEstimator(mode))
                 totals["payloads"] += 1
                 totals["pages"] += n
                 totals["over"] += over

@@ -24,18 +24,9 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from tokenlint.runtime import (
-    ResultStore,
-    TokenEstimator,
-    fit_json_text,
-    fit_response,
-    merge_pages,
-    parse_text_page,
-    render_json,
-    token_bounds,
-)
+from runtime_follow import follow_pages
+from tokenlint.runtime import ResultStore, TokenEstimator, fit_response, token_bounds
 from tokenlint.runtime import estimator as E
-from tokenlint.runtime.collector import _TextPage, page_next_action
 
 EXAMPLES = int(os.environ.get("TOKENLINT_RUNTIME_EXAMPLES", "25"))
 #: The CI profile draws the same examples every run and does not shrink a failure (shrinking
@@ -193,37 +184,12 @@ def payloads(draw):
 
 
 def serve_all(value, *, budget, estimator, enc, low_level=False):
-    """Serve every page of ``value``, each checked against ``budget`` with tiktoken; then check
-    that the pages merge back into ``value``."""
-    def exact(text):
-        return len(enc.encode(text, disallowed_special=()))
-
-    call = fit_json_text if low_level else fit_response
-    opts = {"store": ResultStore()} if low_level else {"store": ResultStore(),
-                                                       "estimator": estimator}
-    page = call(value, tool="t", arguments={"q": 1}, max_tokens=budget, **opts)
-    pages = []
-    for _ in range(5000):
-        text = page if isinstance(page, str) else render_json(page)
-        assert exact(text) <= budget, (budget, exact(text), text[:300])
-        if low_level and not isinstance(value, str):  # a str value is sent as text
-            page = json.loads(text)
-        parsed = parse_text_page(page) if isinstance(page, str) else None
-        pages.append(_TextPage(parsed) if parsed else page)
-        action = page_next_action(pages[-1])
-        if action is None:
-            break
-        page = call(None, tool="t", arguments=action["arguments"], max_tokens=budget,
-                    cursor=action["arguments"]["cursor"], **opts)
-    else:
-        raise AssertionError("too many pages")
-    merged = merge_pages(pages) if len(pages) > 1 else pages[0]
-    if isinstance(value, dict) and isinstance(merged, dict) and "total" not in value:
-        merged = {k: v for k, v in merged.items() if k != "total"}  # added by the envelope
-    if low_level:  # json round trip: tuples become lists, floats compare by value
-        assert json.loads(json.dumps(merged)) == json.loads(json.dumps(value))
-    else:
-        assert merged == value
+    """Every page within ``budget`` counted with tiktoken, and the pages give ``value`` back."""
+    pages, over, same = follow_pages(
+        value, budget=budget, estimator=estimator, low_level=low_level,
+        count_tokens=lambda text: len(enc.encode(text, disallowed_special=())))
+    assert over == 0, (over, pages)
+    assert same
 
 
 @PROFILE
