@@ -32,6 +32,7 @@ import time
 from dataclasses import dataclass
 from typing import Any, Mapping
 
+from .estimator import _fallback
 from .sdk_errors import flavoured
 
 __all__ = ["CursorError", "CursorPosition", "fingerprint_arguments", "mint_cursor", "read_cursor",
@@ -79,10 +80,12 @@ class CursorPosition:
 
 
 def fingerprint_arguments(arguments: Mapping[str, Any] | None) -> str:
-    """SHA-256 hex digest of the tool arguments without ``cursor`` (canonical JSON, sorted keys)."""
+    """SHA-256 hex digest of the tool arguments without ``cursor`` (canonical JSON, sorted keys;
+    models, dataclasses and enums as the JSON ``next_action`` sends back, so the SDK's rebuilt
+    objects on the next call fingerprint the same)."""
     args = {k: v for k, v in (arguments or {}).items() if k != CURSOR_ARGUMENT}
     canonical = json.dumps(args, sort_keys=True, separators=(",", ":"), ensure_ascii=False,
-                           default=repr)
+                           default=_fallback)  # a model and its JSON form fingerprint alike
     return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
 
 

@@ -52,6 +52,7 @@ Rendering
 
 from __future__ import annotations
 
+import enum
 import json
 import random
 import re
@@ -247,7 +248,9 @@ def render_json(value: Any, *, indent: int | None = 2) -> str:
 
 
 def _fallback(obj: Any) -> Any:
-    # dataclasses / pydantic models / sets as the SDKs would dump them, else str()
+    # dataclasses / pydantic models / enums / sets as the SDKs would dump them, else str()
+    if isinstance(obj, enum.Enum):
+        return obj.value
     if hasattr(obj, "model_dump"):
         try:
             return obj.model_dump(mode="json")

@@ -42,7 +42,7 @@ from .cursors import (
     peek_entry_id,
     read_cursor,
 )
-from .estimator import TokenEstimator, render_json
+from .estimator import TokenEstimator, _fallback, render_json
 from .limits import DEFAULT_MAX_RESPONSE_TOKENS, DEFAULT_PAGE_SIZES
 from .reduction import largest_fitting_count
 from .store import ResultStore, StoredResult, default_store
@@ -74,7 +74,9 @@ def next_action(tool: str, arguments: Mapping[str, Any] | None, cursor: str) -> 
 
 
 def _jsonable(args: dict[str, Any]) -> dict[str, Any]:
-    return json.loads(json.dumps(args, ensure_ascii=False, default=str))
+    """The arguments as JSON the client can send back: pydantic models and dataclasses as their
+    fields, enums as their values (what the SDK validates a call against), else ``str()``."""
+    return json.loads(json.dumps(args, ensure_ascii=False, default=_fallback))
 
 
 def _placeholder_cursor() -> str:
