@@ -319,3 +319,16 @@ def test_fix_rewrites_the_target_of_a_symlink_and_keeps_the_link(tmp_path):
     assert result.exit_code == 0, result.stderr
     assert link.is_symlink() and os.readlink(link) == str(real)
     assert "fit_response" in real.read_text()
+
+
+def test_valid_python_that_libcst_cannot_parse_is_named_as_such(tmp_path):
+    """`(x): int = 1` is valid Python (CPython's own test_grammar.py has it) that LibCST 1.x
+    cannot parse: a TL001 that does not call it a syntax error."""
+    write(tmp_path, "ann.py", MCP_HEADER + "(pars): bool = True\n")
+    write(tmp_path, "zz_server.py", RISKY_SERVER)
+    compile((tmp_path / "ann.py").read_text(), "ann.py", "exec")
+    result = check(tmp_path)
+    assert tl001(result.stdout) == {
+        "ann.py": f"{tmp_path}/ann.py:3:1: TL001 cannot analyse {tmp_path}/ann.py: unsupported syntax at 3:1: "
+                  "CPython accepts this line but LibCST, which tokenlint parses with, does not"}
+    assert_risky_reported(result.stdout)

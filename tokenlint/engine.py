@@ -161,8 +161,8 @@ def analyse_group(members: list[Candidate], plan: RunPlan, settings: Settings, *
 
 
 def _error_position(reason: str) -> tuple[int, int]:
-    """``(line, col)`` of a "syntax error at L:C: ..." reason, else (1, 1)."""
-    m = re.match(r"syntax error at (\d+):(\d+)", reason)
+    """``(line, col)`` of a "syntax error at L:C: ..." (or "unsupported syntax at") reason, else (1, 1)."""
+    m = re.match(r"(?:syntax error|unsupported syntax) at (\d+):(\d+)", reason)
     return (int(m.group(1)), int(m.group(2))) if m else (1, 1)
 
 

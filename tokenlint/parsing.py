@@ -130,8 +130,9 @@ def _libcst_parse(text: str, cpython_error: SyntaxError | None) -> cst.Module:
         if cpython_error is not None:
             line, col = cpython_error.lineno or 1, cpython_error.offset or 1
             raise SourceError(f"syntax error at {line}:{col}: {cpython_error.msg}") from None
-        first = str(exc.message).splitlines()[0] if exc.message else "invalid syntax"
-        raise SourceError(f"syntax error at {exc.raw_line}:{exc.raw_column + 1}: {first}") from None
+        # CPython parsed it: valid Python that LibCST's grammar lacks, e.g. `(x): int = 1`
+        raise SourceError(f"unsupported syntax at {exc.raw_line}:{exc.raw_column + 1}: CPython accepts "
+                          "this line but LibCST, which tokenlint parses with, does not") from None
     except RecursionError:
         raise SourceError("too deeply nested to parse") from None
 
