@@ -186,6 +186,38 @@ def test_reassigned_parameter_gets_the_arguments_as_called(tmp_path):
     assert outcomes[0].fixed
 
 
+def test_a_limit_inside_a_model_parameter_is_not_rebound(tmp_path):
+    """fix-trials-2 N1: ``params.max`` is a field of a model; ``max = min(max, ...)`` would break."""
+    new, outcomes = _fix_source(tmp_path, HEADER + textwrap.dedent('''
+        import os
+        from pydantic import BaseModel, Field
+        class Params(BaseModel):
+            path: str
+            max: int = Field(200, le=2000)
+        @mcp.tool()
+        def list_dir(params: Params) -> str:
+            return "\\n".join(sorted(os.listdir(params.path))[: params.max])
+    '''))
+    assert "min(" not in new
+    assert outcomes[0].fixed and outcomes[0].notes == ["`params` could not be clamped where it is read"]
+
+
+def test_long_signature_is_laid_out_one_parameter_per_line(tmp_path):
+    new, _ = _fix_source(tmp_path, HEADER + textwrap.dedent('''
+        @mcp.tool()
+        def rows(table_name: str, order_by_column: str = "id", descending_order: bool = False) -> list:
+            return db.execute("SELECT * FROM t").fetchall()
+    '''))
+    assert textwrap.dedent('''
+        def rows(
+            table_name: str,
+            order_by_column: str = "id",
+            descending_order: bool = False,
+            cursor: str | None = None,
+        ) -> Paged[list]:
+    ''') in new
+
+
 def test_silent_slice_is_dropped_and_sql_cap_kept(tmp_path):
     new, outcomes = _fix_source(tmp_path, HEADER + textwrap.dedent('''
         @mcp.tool()

@@ -222,13 +222,31 @@ def _place_runtime_import(code: str, module_name: str) -> str:
     at = ours[0]
     third = [i for i in block if i != at and _section(body[i], module_name) == "third"]
     if not third:
-        return code
+        return _own_group(tree, body, block, at, module_name)
     before = [i for i in third if _import_module(body[i]).lower() <= "tokenlint.runtime"]
     target = (before[-1] + 1) if before else third[0]
     if target in (at, at + 1):
         return code
     stmt = body.pop(at)
     body.insert(target if target < at else target - 1, stmt)
+    return tree.with_changes(body=body).code
+
+
+def _own_group(tree: cst.Module, body: list, block: list[int], at: int, module_name: str) -> str:
+    """No third-party import to join: the runtime import becomes its own group, after the
+    standard-library imports and before the first-party ones, a blank line on each side."""
+    first = [i for i in block if i != at and _section(body[i], module_name) == "first"
+             and _import_module(body[i]) != "__future__"]
+    stmt = body[at]
+    if first and first[0] < at:
+        target = body[first[0]]
+        body.pop(at)
+        body.insert(first[0], stmt.with_changes(leading_lines=target.leading_lines))
+        body[first[0] + 1] = target.with_changes(leading_lines=[cst.EmptyLine()])
+    elif at > 0 and at - 1 in block and not stmt.leading_lines:
+        body[at] = stmt.with_changes(leading_lines=[cst.EmptyLine()])
+    else:
+        return tree.code
     return tree.with_changes(body=body).code
 
 

@@ -138,6 +138,8 @@ class FitToBudget(VisitorBasedCodemodCommand):
         if edit.add_cursor:
             updated_node = updated_node.with_changes(
                 params=_add_cursor(updated_node.params, updated_node.whitespace_before_params))
+            if _header_length(updated_node, self._indent(key)) > LINE_LENGTH:
+                updated_node = _one_parameter_per_line(updated_node)
         if edit.paged and updated_node.returns is not None:
             ann = updated_node.returns.annotation
             updated_node = updated_node.with_changes(
@@ -156,6 +158,43 @@ def _insert_statements(fn: cst.FunctionDef, edit: FunctionEdit) -> cst.FunctionD
     new = [cst.parse_statement(f"{edit.snapshot[0]} = {edit.snapshot[1]}\n")] if edit.snapshot else []
     new += [cst.parse_statement(f"{p} = min({p}, {n:_})\n") for p, n in edit.clamps]
     return fn.with_changes(body=fn.body.with_changes(body=body[:at] + new + body[at:]))
+
+
+def _header_length(fn: cst.FunctionDef, indent: str) -> int:
+    """Length in chars of the ``def`` line(s)' longest line, ``indent`` included."""
+    header = _code(fn.with_changes(body=cst.SimpleStatementSuite([cst.Pass()]), decorators=[],
+                                   leading_lines=[]))
+    return len(indent) + max(len(line) for line in header.splitlines())
+
+
+def _one_parameter_per_line(fn: cst.FunctionDef) -> cst.FunctionDef:
+    """``def f(a, b, cursor=None):`` laid out one parameter per line with a trailing comma (black's
+    layout), for a one-line signature that the added ``cursor`` made too long."""
+    if "\n" in _code(fn.params):
+        return fn
+
+    def ws(extra: str) -> cst.ParenthesizedWhitespace:
+        return cst.ParenthesizedWhitespace(indent=True, last_line=cst.SimpleWhitespace(extra))
+
+    params = fn.params
+    groups = ["posonly_params", "params", "kwonly_params"]
+    ordered = [(g, i) for g in groups for i in range(len(getattr(params, g)))]
+    last = ordered[-1] if ordered and params.star_kwarg is None else None
+    changes = {}
+    for g in groups:
+        items = list(getattr(params, g))
+        for i, p in enumerate(items):
+            after = ws("") if (g, i) == last else ws("    ")
+            items[i] = p.with_changes(comma=cst.Comma(whitespace_after=after), whitespace_after_param=cst.SimpleWhitespace(""))
+        changes[g] = items
+    if isinstance(params.star_arg, (cst.Param, cst.ParamStar)):
+        changes["star_arg"] = params.star_arg.with_changes(comma=cst.Comma(whitespace_after=ws("    ")))
+    if params.star_kwarg is not None:
+        changes["star_kwarg"] = params.star_kwarg.with_changes(comma=cst.Comma(whitespace_after=ws("")))
+    if params.posonly_ind is not cst.MaybeSentinel.DEFAULT and params.posonly_ind is not None:
+        changes["posonly_ind"] = params.posonly_ind.with_changes(
+            comma=cst.Comma(whitespace_after=ws("    ")))
+    return fn.with_changes(params=params.with_changes(**changes), whitespace_before_params=ws("    "))
 
 
 def _is_docstring(stmt: cst.BaseStatement) -> bool:

@@ -41,6 +41,8 @@ CLAMP_MAX_ITEMS = HUGE_ITEMS
 #: Enforced maximum given to an unclamped text limit (TL107 on a file or command output), in chars.
 CLAMP_MAX_CHARS = HUGE_CHARS
 
+#: A parameter ``min(p, N)`` may rebind: an int (possibly ``Annotated[int, ...]``).
+_INT_ANNOTATION = re.compile(r"^((typing\.)?Annotated\[\s*)?int\b")
 _TEXT_CODES = ("TL102", "TL104")  # file and command output: limits count chars
 _CONTEXT_ANNOTATIONS = re.compile(r"\b(Context|RequestContext|ServerSession)\b")
 #: Return annotations whose values ``fit_response`` can page as they are (JSON-able containers).
@@ -434,6 +436,10 @@ def _plan_clamps(plan: FilePlan, mod: ParsedModule, facts: ToolFacts, outcome: T
         node = fl.param_site.node
         if isinstance(node, cst.Param) and facts.tool.args_style == "signature":
             ann = _code(node.annotation.annotation) if node.annotation else ""
+            if node.name.value != fl.param or not _INT_ANNOTATION.match(ann or "int"):
+                # ``params.max`` of a model parameter: nothing to rebind at the top of the body
+                outcome.notes.append(f"`{fl.param}` could not be clamped where it is read")
+                continue
             if "None" in ann or "Optional" in ann:
                 outcome.notes.append(f"`{fl.param}` may be None, so it was not clamped")
                 continue
