@@ -20,6 +20,7 @@ import stat
 import sys
 import tempfile
 import tokenize
+import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -191,7 +192,9 @@ def _transform(mod: ParsedModule, code: str, plan: FilePlan, errors: list[str]) 
         new = new.replace("\r\n", "\n").replace("\n", "\r\n")
     try:
         cst.parse_module(new)
-        compile(new, str(mod.path), "exec", dont_inherit=True)
+        with warnings.catch_warnings():  # SyntaxWarnings about the user's own code are not ours
+            warnings.simplefilter("ignore")
+            compile(new, str(mod.path), "exec", dont_inherit=True)
     except (SyntaxError, cst.ParserSyntaxError, ValueError) as exc:
         names = ", ".join(o.name for o in plan.outcomes if o.fixed)
         errors.append(f"{mod.display_path}: rewrite of {names} dropped: it would not parse ({exc})")
