@@ -202,6 +202,27 @@ def test_a_limit_inside_a_model_parameter_is_not_rebound(tmp_path):
     assert outcomes[0].fixed and outcomes[0].notes == ["`params` could not be clamped where it is read"]
 
 
+def test_a_limit_of_a_helper_is_not_rebound_in_the_tool(tmp_path):
+    """fix-trials-2 N1 as seen on better-mcps-filesystem: the unclamped ``max`` is the helper's."""
+    new, outcomes = _fix_source(tmp_path, HEADER + textwrap.dedent('''
+        import os
+        from pydantic import BaseModel
+        class Params(BaseModel):
+            path: str
+            max: int = 200
+        def _list(path: str, *, max: int = 200) -> str:
+            max_allowed = 2000
+            max_n = int(max)
+            max_n = min(max_n, max_allowed)
+            return "\\n".join(sorted(os.listdir(path))[:max_n])
+        @mcp.tool()
+        def list_dir(params: Params) -> str:
+            return _list(params.path, max=params.max)
+    '''))
+    assert "max = min(max" not in new
+    assert outcomes[0].fixed
+
+
 def test_long_signature_is_laid_out_one_parameter_per_line(tmp_path):
     new, _ = _fix_source(tmp_path, HEADER + textwrap.dedent('''
         @mcp.tool()

@@ -436,8 +436,11 @@ def _plan_clamps(plan: FilePlan, mod: ParsedModule, facts: ToolFacts, outcome: T
         node = fl.param_site.node
         if isinstance(node, cst.Param) and facts.tool.args_style == "signature":
             ann = _code(node.annotation.annotation) if node.annotation else ""
-            if node.name.value != fl.param or not _INT_ANNOTATION.match(ann or "int"):
-                # ``params.max`` of a model parameter: nothing to rebind at the top of the body
+            fn = facts.tool.func.params
+            own = any(node is p for p in [*fn.posonly_params, *fn.params, *fn.kwonly_params])
+            if not own or node.name.value != fl.param or not _INT_ANNOTATION.match(ann or "int"):
+                # ``params.max`` of a model parameter, or a helper's own ``max`` parameter:
+                # nothing of the tool's to rebind at the top of its body
                 outcome.notes.append(f"`{fl.param}` could not be clamped where it is read")
                 continue
             if "None" in ann or "Optional" in ann:
