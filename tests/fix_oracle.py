@@ -12,7 +12,6 @@ Used by the property tests (``test_fuzz.py``) and by ``benchmarks/scan_tree.py``
 
 from __future__ import annotations
 
-import difflib
 import re
 import traceback
 from pathlib import Path
@@ -58,25 +57,62 @@ def source_lines(text: str) -> list[str]:
 
 
 def outside_changes(old: str, new: str, allowed: set[int]) -> list[str]:
-    """Hunks of the old→new line diff (line endings included) that touch lines outside ``allowed``
-    and are not added ``tokenlint.runtime`` import lines."""
-    a, b = source_lines(old), source_lines(new)
-    problems = []
-    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
-        if tag == "equal":
+    """The runs of old lines outside ``allowed`` (1-based) that do not reappear, byte for byte
+    (line endings included) and in order, in ``new``; what ``new`` has between them is the
+    rewritten tools' new text. Added ``from tokenlint.runtime import ...`` lines (and the empty
+    line LibCST may put after one) do not count; an old one may be merged into."""
+    a = source_lines(old)
+    allowed = allowed | {n for n, line in enumerate(a, 1) if _RUNTIME_IMPORT.match(line)}
+    segments: list[tuple[int, list[str]]] = []
+    for n, line in enumerate(a, 1):
+        if n in allowed:
             continue
-        old_lines = set(range(i1 + 1, i2 + 1))
-        outside = {n for n in old_lines - allowed if not _RUNTIME_IMPORT.match(a[n - 1])}
-        if tag == "insert":
-            added = [line for line in b[j1:j2] if line.strip()]
-            near = {i1, i1 + 1} & allowed  # inserted just after or before a line that may change
-            if near or all(_RUNTIME_IMPORT.match(line) for line in added):
-                continue
-            problems.append(f"lines inserted at {i1 + 1} outside the rewritten tools: {b[j1:j2]!r}")
-        elif outside:
-            problems.append(f"lines {sorted(outside)} changed outside the rewritten tools: "
-                            f"{a[i1:i2]!r} -> {b[j1:j2]!r}")
-    return problems
+        if segments and segments[-1][0] + len(segments[-1][1]) == n:
+            segments[-1][1].append(line)
+        else:
+            segments.append((n, [line]))
+    if not segments:
+        return []
+    first_outside, last_outside = 1 not in allowed, len(a) not in allowed
+    missing = None
+    for b in _without_added_imports(source_lines(new)):
+        missing = _first_unmatched(segments, b, first_outside, last_outside)
+        if missing is None:
+            return []
+    line, seg = segments[missing]
+    return [f"lines {line}-{line + len(seg) - 1} changed outside the rewritten tools: {seg!r} is not "
+            "in the rewrite where it belongs"]
+
+
+def _without_added_imports(b: list[str]):
+    """``b`` without its runtime import lines, with and without the empty line after each."""
+    idx = [i for i, line in enumerate(b) if _RUNTIME_IMPORT.match(line)][:3]
+    optional = [i + 1 for i in idx if i + 1 < len(b) and not b[i + 1].strip("\r\n")]
+    for mask in range(1 << len(optional)):
+        drop = set(idx) | {i for k, i in enumerate(optional) if mask >> k & 1}
+        yield [line for i, line in enumerate(b) if i not in drop]
+
+
+def _first_unmatched(segments, b: list[str], anchored_start: bool, anchored_end: bool) -> int | None:
+    """Index of the first segment that cannot be found in ``b`` after the previous one (the first
+    pinned to the start of ``b`` and the last to its end when they touch the file's ends)."""
+    j = 0
+    for k, (_, seg) in enumerate(segments):
+        n = len(seg)
+        if k == len(segments) - 1 and anchored_end:
+            if b[len(b) - n:] != seg or len(b) - n < j or (k == 0 and anchored_start and len(b) != n):
+                return k
+            return None
+        if k == 0 and anchored_start:
+            if b[:n] != seg:
+                return k
+            j = n
+            continue
+        pos = next((i for i in range(j, len(b) - n + 1) if b[i:i + n] == seg), -1)
+        if pos < 0:
+            return k
+        j = pos + n
+    return None
 
 
 def rewrite_problems(result: FixResult, max_tokens: int, old_compiles: bool = True) -> list[str]:

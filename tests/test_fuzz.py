@@ -30,7 +30,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from fix_oracle import roundtrip_problems
+from fix_oracle import outside_changes, roundtrip_problems
 from fuzz_programs import servers
 from tokenlint.config import load_settings
 from tokenlint.engine import check_paths
@@ -121,4 +121,20 @@ def test_oracle_catches_a_change_outside_the_tools(tmp_path, monkeypatch, newlin
     path = tmp_path / "server.py"
     path.write_bytes((HEADER + RISKY_TOOL).replace("\n", newline).encode())
     problems = roundtrip_problems(path, SETTINGS)
-    assert any("changed outside the rewritten tools" in p and "FastMCP('oops')" in p for p in problems)
+    assert any("changed outside the rewritten tools" in p and "FastMCP('fuzz')" in p for p in problems)
+
+
+OLD = "import x\n\nA = 1\n\n\ndef tool():\n    return rows\n\n\nB = 2\r\n"
+
+
+@pytest.mark.parametrize(("new", "ok"), [
+    (OLD.replace("    return rows", "    return fit(\n        rows,\n    )"), True),
+    (OLD.replace("import x\n", "import x\nfrom tokenlint.runtime import fit\n"), True),
+    (OLD.replace("A = 1\n", "from tokenlint.runtime import fit\n\nA = 1\n"), True),
+    (OLD.replace("A = 1\n\n\n", "A = 1\n\n"), False),  # an empty line outside the tool lost
+    (OLD.replace("B = 2\r\n", "B = 2\n"), False),  # a line ending changed
+    (OLD.replace("A = 1", "A = 2"), False),
+    (OLD + "C = 3\n", False),
+])
+def test_oracle_outside_changes(new, ok):
+    assert (outside_changes(OLD, new, allowed={6, 7}) == []) is ok
