@@ -239,6 +239,20 @@ def test_long_signature_is_laid_out_one_parameter_per_line(tmp_path):
     ''') in new
 
 
+def test_parenthesized_value_with_a_comment_is_reindented(tmp_path):
+    """Found by the fuzz: a parenthesized value's position starts inside its parentheses."""
+    new, _ = _fix_source(tmp_path, HEADER + textwrap.dedent('''
+        @mcp.tool()
+        def t():
+            rows = db.execute("SELECT * FROM orders").fetchall()
+            return (
+                rows  # the data
+            )
+    '''))
+    assert ("    return fit_response(\n        (\n            rows  # the data\n        ),\n"
+            '        tool="t", arguments={}, cursor=cursor, max_tokens=10_000,\n    )\n') in new
+
+
 def test_silent_slice_is_dropped_and_sql_cap_kept(tmp_path):
     new, outcomes = _fix_source(tmp_path, HEADER + textwrap.dedent('''
         @mcp.tool()

@@ -109,7 +109,8 @@ class FitToBudget(VisitorBasedCodemodCommand):
             return _parse(single)
         # Continuation lines are written relative to the statement's indentation (LibCST adds
         # it), one level deeper than the line the wrapped value starts on.
-        rel = max(len(indent) - len(self.stmt_indent), 0)
+        # (a parenthesized value's position starts inside its parentheses, on a later line)
+        rel = 0 if getattr(node, "lpar", None) else max(len(indent) - len(self.stmt_indent), 0)
         inner, close = " " * (rel + 4), " " * rel
         if "\n" in value and not _has_multiline_string(node):
             value = value.replace("\n", "\n    ")
