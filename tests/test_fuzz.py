@@ -28,6 +28,7 @@ import hypothesmith
 import libcst as cst
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
+from hypothesis.utils.conventions import not_set
 from hypothesis import strategies as st
 
 from fix_oracle import outside_changes, roundtrip_problems
@@ -42,8 +43,13 @@ SETTINGS = load_settings(None, {})
 def fuzz_settings(quick: int, long: int):
     """``TOKENLINT_FUZZ_EXAMPLES=N`` sets every property's count (to run the long profile in
     chunks, each with its own ``--hypothesis-seed``)."""
-    count = int(os.environ.get("TOKENLINT_FUZZ_EXAMPLES", 0)) or (long if LONG else quick)
-    return settings(max_examples=count, deadline=None, print_blob=True,
+    chunked = int(os.environ.get("TOKENLINT_FUZZ_EXAMPLES", 0))
+    count = chunked or (long if LONG else quick)
+    # the quick profile is a CI gate: the same programs every run (derandomized, no example
+    # database); the long profile and seeded chunks explore
+    quick_profile = not (chunked or LONG)
+    return settings(max_examples=count, deadline=None, print_blob=True, derandomize=quick_profile,
+                    database=None if quick_profile else not_set,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
                                            HealthCheck.filter_too_much])
 
