@@ -2,9 +2,10 @@
 
 A reference run on one copy of the tree gives every file's new bytes and how long the write
 phase lasts. Then, on fresh copies, `python -m tokenlint fix` runs as a subprocess and is killed
-(SIGKILL: no handler, no cleanup) at seeded random points: most runs once a random number of
-files were replaced (inside the write phase, give or take a file), one at a random point of the
-whole run. Afterwards every
+(SIGKILL: no handler, no cleanup) at seeded random points: one at a random point of the whole
+run, the others once a random number of files were replaced (inside the write phase, give or
+take a file; a run whose watcher missed the write phase on a busy machine is repeated, up to 4
+times, until one kill lands inside it). Afterwards every
 file must be byte-for-byte its old or its new content, the temporary files `fix` may leave behind
 must not look like Python (`.<name>.<random>.tokenlint-tmp`: `check` and `fix` never read them),
 and a second `fix` must finish the job.
@@ -92,17 +93,19 @@ def test_sigkill_during_fix_leaves_every_file_old_or_new(tmp_path):
     assert all(new[n] != old[n] and b"fit_response(" in new[n] for n in old)
 
     rng = random.Random(SEED)
-    outcomes = []
+    outcomes: list[tuple[str, int]] = []
     strays: list[str] = []
-    for run in range(KILLS):
+    modes = ["anywhere"] + ["write"] * (KILLS - 1)
+    run = 0
+    while run < len(modes):
+        mode = modes[run]
         root = tmp_path / f"run{run}"
         _make_tree(root)
         before = _inodes(root)
-        anywhere = run == KILLS - 1
         target = rng.randint(1, FILES - 1)  # kill once this many files were replaced ...
-        delay = rng.uniform(0, total) if anywhere else rng.uniform(0, 2 * window / FILES)  # ... and a bit
+        delay = rng.uniform(0, total) if mode == "anywhere" else rng.uniform(0, 2 * window / FILES)  # ... and a bit
         proc = _start(root)
-        if not anywhere:
+        if mode == "write":
             while proc.poll() is None and not _writing(root, before):  # the analysis: poll gently
                 time.sleep(0.002)
             while proc.poll() is None and _replaced(root, before) < target:
@@ -120,9 +123,9 @@ def test_sigkill_during_fix_leaves_every_file_old_or_new(tmp_path):
             assert data in (old[n], new[n]), f"run {run}: {n} is neither old nor new ({len(data)} bytes)"
         assert all(n.startswith(".server_") and n.endswith(".tokenlint-tmp") for n in others), others
         strays += others
-        outcomes.append(sum((root / n).read_bytes() == new[n] for n in py))
+        outcomes.append((mode, sum((root / n).read_bytes() == new[n] for n in py)))
 
-        if run == KILLS - 1:  # a killed run is finished by running fix again; stray temp files are ignored
+        if mode == "anywhere":  # a killed run is finished by running fix again; stray temp files are ignored
             listed = subprocess.run([sys.executable, "-m", "tokenlint", "check", "--show-files", str(root)],
                                     env=ENV, capture_output=True, text=True)
             assert len(listed.stdout.split()) == FILES
@@ -131,6 +134,10 @@ def test_sigkill_during_fix_leaves_every_file_old_or_new(tmp_path):
             assert again.returncode == 0, again.stderr
             assert all((root / n).read_bytes() == new[n] for n in old)
         shutil.rmtree(root)
+        run += 1
+        inside = any(m == "write" and 0 < n < FILES for m, n in outcomes)
+        if run == len(modes) and not inside and len(modes) < KILLS + 4:
+            modes.append("write")  # on a busy machine the watcher can miss a whole write phase: again
 
     print(f"\nfiles new after each kill (of {FILES}): {outcomes}; stray temp files: {len(strays)}")
-    assert any(0 < n < FILES for n in outcomes[:-1]), f"no kill landed inside the write phase: {outcomes}"
+    assert any(m == "write" and 0 < n < FILES for m, n in outcomes), f"no kill inside the write phase: {outcomes}"
