@@ -51,7 +51,7 @@ def test_hooks_file_declares_both_hooks():
     hooks = {h["id"]: h for h in yaml.safe_load((REPO / ".pre-commit-hooks.yaml").read_text())}
     assert set(hooks) == {"tokenlint", "tokenlint-fix"}
     assert hooks["tokenlint"]["entry"] == "tokenlint check --force-exclude"
-    assert hooks["tokenlint-fix"]["entry"] == "tokenlint fix"
+    assert hooks["tokenlint-fix"]["entry"] == "tokenlint fix --force-exclude"
     for hook in hooks.values():
         assert hook["language"] == "python"
         assert hook["types_or"] == ["python", "pyi"]
