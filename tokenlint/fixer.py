@@ -28,10 +28,11 @@ import libcst as cst
 from libcst.codemod import CodemodContext, TransformFailure, TransformSkip, TransformSuccess, transform_module
 
 from tokenlint.codemods.budget import FitToBudget
-from tokenlint.codemods.plan import FilePlan, ToolOutcome, exclude_reason, plan_module
+from tokenlint.codemods.plan import NOT_LOW_REASON, FilePlan, ToolOutcome, plan_module
 from tokenlint.config import Settings
 from tokenlint.engine import RunResult, check_files
-from tokenlint.files import SourcePath, expand_paths
+from tokenlint.files import expand_paths
+from tokenlint.imports import dotted_name
 from tokenlint.model import Risk
 from tokenlint.project import ParsedModule
 from tokenlint.sourcefile import SourceError, read_source
@@ -132,7 +133,7 @@ def fix_paths(paths: list[str], settings: Settings) -> FixResult:
                 overrides.pop(path, None)
                 for other in plans[path][1].outcomes:
                     if other.fixed:
-                        other.fixed, other.reason = False, exclude_reason(other.name)
+                        other.fixed, other.reason = False, NOT_LOW_REASON
     result.errors.extend(errors)
     for mod, plan in plans.values():
         result.outcomes.extend(plan.outcomes)
@@ -258,9 +259,9 @@ def _import_module(stmt: cst.CSTNode) -> str:
     if isinstance(small, cst.ImportFrom):
         if small.relative:
             return "." * len(small.relative)
-        return cst.Module([]).code_for_node(small.module) if small.module is not None else ""
+        return dotted_name(small.module) or ""
     if isinstance(small, cst.Import):
-        return cst.Module([]).code_for_node(small.names[0].name)
+        return dotted_name(small.names[0].name) or ""
     return ""
 
 

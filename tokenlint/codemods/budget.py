@@ -18,7 +18,8 @@ from libcst.codemod import CodemodContext, SkipFile, VisitorBasedCodemodCommand
 from libcst.codemod.visitors import AddImportsVisitor
 from libcst.metadata import PositionProvider
 
-from tokenlint.codemods.plan import FilePlan, FunctionEdit, NodeKey, Wrap, variable_names
+from tokenlint.codemods.plan import FilePlan, FunctionEdit, NodeKey, Wrap, node_code, variable_names
+from tokenlint.walk import walk
 
 #: ``context.scratch`` key holding the ``FilePlan`` of the file being transformed.
 PLAN_KEY = "tokenlint.plan"
@@ -84,9 +85,9 @@ class FitToBudget(VisitorBasedCodemodCommand):
         if key in self.plan.drop_slices and isinstance(updated_node, cst.Subscript):
             updated_node = updated_node.value
         if key in self.plan.clamp_exprs:
-            updated_node = _parse(f"min({_code(updated_node)}, {self.plan.clamp_exprs[key]:_})")
+            updated_node = _parse(f"min({node_code(updated_node)}, {self.plan.clamp_exprs[key]:_})")
         if key in self.plan.schemas:
-            updated_node = _parse(f"with_cursor_parameter({_code(updated_node)})")
+            updated_node = _parse(f"with_cursor_parameter({node_code(updated_node)})")
         wrap = self.plan.wraps.get(key)
         if wrap is not None:
             updated_node = self._wrapped(updated_node, wrap, self._indent(key))
@@ -100,10 +101,10 @@ class FitToBudget(VisitorBasedCodemodCommand):
         options.append(f"max_tokens={wrap.max_tokens:_}")
         if wrap.call == "fit_json_text":
             assert isinstance(node, cst.Call)
-            value = _code(node.args[0].value)
-            rest = [_code(a.with_changes(comma=cst.MaybeSentinel.DEFAULT)) for a in node.args[1:]]
+            value = node_code(node.args[0].value)
+            rest = [node_code(a.with_changes(comma=cst.MaybeSentinel.DEFAULT)) for a in node.args[1:]]
         else:
-            value, rest = _code(node), []
+            value, rest = node_code(node), []
         single = f"{wrap.call}({value}, {', '.join(options + rest)})"
         if "\n" not in single and len(indent) + len("return ") + len(single) <= LINE_LENGTH:
             return _parse(single)
@@ -144,7 +145,7 @@ class FitToBudget(VisitorBasedCodemodCommand):
         if edit.paged and updated_node.returns is not None:
             ann = updated_node.returns.annotation
             updated_node = updated_node.with_changes(
-                returns=updated_node.returns.with_changes(annotation=_parse(f"Paged[{_code(ann)}]")))
+                returns=updated_node.returns.with_changes(annotation=_parse(f"Paged[{node_code(ann)}]")))
         return updated_node
 
 
@@ -163,7 +164,7 @@ def _insert_statements(fn: cst.FunctionDef, edit: FunctionEdit) -> cst.FunctionD
 
 def _header_length(fn: cst.FunctionDef, indent: str) -> int:
     """Length in chars of the ``def`` line(s)' longest line, ``indent`` included."""
-    header = _code(fn.with_changes(body=cst.SimpleStatementSuite([cst.Pass()]), decorators=[],
+    header = node_code(fn.with_changes(body=cst.SimpleStatementSuite([cst.Pass()]), decorators=[],
                                    leading_lines=[]))
     return len(indent) + max(len(line) for line in header.splitlines())
 
@@ -171,7 +172,7 @@ def _header_length(fn: cst.FunctionDef, indent: str) -> int:
 def _one_parameter_per_line(fn: cst.FunctionDef) -> cst.FunctionDef:
     """``def f(a, b, cursor=None):`` laid out one parameter per line with a trailing comma (black's
     layout), for a one-line signature that the added ``cursor`` made too long."""
-    if "\n" in _code(fn.params):
+    if "\n" in node_code(fn.params):
         return fn
 
     def ws(extra: str) -> cst.ParenthesizedWhitespace:
@@ -222,15 +223,15 @@ def _add_cursor(params: cst.Parameters, before_params: cst.BaseParenthesizableWh
     if group and isinstance(group[-1].comma, cst.Comma) and params.star_kwarg is None:
         last = group[-1]
         between: cst.BaseParenthesizableWhitespace = cst.SimpleWhitespace(" ")
-        if "\n" in _code_ws(last.comma.whitespace_after):
+        if "\n" in node_code(last.comma.whitespace_after):
             previous = everything[-2].comma if len(everything) > 1 else None
-            if isinstance(previous, cst.Comma) and "\n" in _code_ws(previous.whitespace_after):
+            if isinstance(previous, cst.Comma) and "\n" in node_code(previous.whitespace_after):
                 between = previous.whitespace_after
-            elif "\n" in _code_ws(before_params):
+            elif "\n" in node_code(before_params):
                 between = before_params
         new = new.with_changes(comma=last.comma)
         group[-1] = last.with_changes(comma=last.comma.with_changes(whitespace_after=between))
-    elif group and "\n" in _code_ws(group[-1].whitespace_after_param):
+    elif group and "\n" in node_code(group[-1].whitespace_after_param):
         # ``def f(\n    a, b\n)``: the line break before ``)`` moves behind the new parameter
         last = group[-1]
         new = new.with_changes(whitespace_after_param=last.whitespace_after_param)
@@ -241,19 +242,10 @@ def _add_cursor(params: cst.Parameters, before_params: cst.BaseParenthesizableWh
     return params.with_changes(params=[*group, new])
 
 
-def _code_ws(ws: cst.CSTNode) -> str:
-    return cst.Module([]).code_for_node(ws) if not isinstance(ws, cst.SimpleWhitespace) else ws.value
-
-
 def _has_multiline_string(node: cst.CSTNode) -> bool:
     """Whether re-indenting ``node``'s lines would change a string's value."""
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        if isinstance(n, (cst.SimpleString, cst.FormattedString)) and "\n" in _code(n):
-            return True
-        stack.extend(n.children)
-    return False
+    return any(isinstance(n, (cst.SimpleString, cst.FormattedString)) and "\n" in node_code(n)
+               for n in walk(node))
 
 
 def _split_dict(option: str, inner: str, base: int) -> str:
@@ -267,10 +259,6 @@ def _split_dict(option: str, inner: str, base: int) -> str:
 
 def _parse(code: str) -> cst.BaseExpression:
     return cst.parse_expression(code)
-
-
-def _code(node: cst.CSTNode) -> str:
-    return cst.Module([]).code_for_node(node)
 
 
 def _string_literal(value: str) -> str:

@@ -33,7 +33,7 @@ from tokenlint.discovery.lowlevel import literal_names
 from tokenlint.imports import dotted_name
 from tokenlint.model import Risk
 from tokenlint.project import ParsedModule
-from tokenlint.walk import code_children  # skips whitespace; ~10x faster than .children
+from tokenlint.walk import code_children, walk  # skip whitespace; ~10x faster than .children
 
 #: Enforced maximum given to an unclamped item limit (TL107), in items: the largest cap the
 #: analysis still counts as a bound (``facts.HUGE_ITEMS``); pages keep each response in budget.
@@ -199,7 +199,7 @@ def plan_module(mod: ParsedModule, facts_list: list[ToolFacts], max_tokens: int,
         outcome = ToolOutcome(tool.name, mod.display_path, mod.line_of(tool.anchor), facts.risk, False)
         plan.outcomes.append(outcome)
         if tool.name in exclude:
-            outcome.reason = exclude_reason(tool.name)
+            outcome.reason = NOT_LOW_REASON
             continue
         sub = FilePlan()
         try:
@@ -225,8 +225,8 @@ def unfixable_reason(facts: ToolFacts) -> str | None:
     return None
 
 
-def exclude_reason(name: str) -> str:
-    return "the rewrite would not make it LOW (some data reaches the response another way)"
+#: Why a tool is left out after the re-check found the rewrite would not make it LOW.
+NOT_LOW_REASON = "the rewrite would not make it LOW (some data reaches the response another way)"
 
 
 def _merge(plan: FilePlan, sub: FilePlan) -> None:
@@ -276,7 +276,7 @@ def _signature_tool(plan: FilePlan, mod: ParsedModule, facts: ToolFacts, max_tok
     session = None
     for p in params:
         name = p.name.value
-        ann = _code(p.annotation.annotation) if p.annotation else ""
+        ann = node_code(p.annotation.annotation) if p.annotation else ""
         if name in ("self", "cls"):
             continue
         if _CONTEXT_ANNOTATIONS.search(ann) or (not ann and name in ("ctx", "context")):
@@ -291,7 +291,7 @@ def _signature_tool(plan: FilePlan, mod: ParsedModule, facts: ToolFacts, max_tok
         edit.snapshot = (_free_name(fn, "call_arguments"), args)
         args = edit.snapshot[0]
     if fn.returns is not None:
-        ann = _code(fn.returns.annotation).strip()
+        ann = node_code(fn.returns.annotation).strip()
         kind = annotation_kind(ann)
         if kind == "paged":
             edit.paged = True
@@ -347,7 +347,7 @@ def _arguments_expression(fn: cst.FunctionDef) -> str | None:
 
 def _input_schema(mod: ParsedModule, tool_name: str) -> cst.BaseExpression | None:
     """The ``inputSchema=`` (or ``input_schema=``) value of ``Tool(name=<tool_name>, ...)``."""
-    for node in _walk(mod.tree):
+    for node in walk(mod.tree):
         if not (isinstance(node, cst.Call) and (dotted_name(node.func) or "").split(".")[-1] == "Tool"):
             continue
         kw = {a.keyword.value: a.value for a in node.args if a.keyword is not None}
@@ -359,7 +359,7 @@ def _input_schema(mod: ParsedModule, tool_name: str) -> cst.BaseExpression | Non
 # -- returns ----------------------------------------------------------------------------------
 
 def _plan_return(plan: FilePlan, mod: ParsedModule, value: cst.BaseExpression, wrap_for, mapping: bool) -> None:
-    texts = [node for node in _walk(value) if isinstance(node, cst.Call)
+    texts = [node for node in walk(value) if isinstance(node, cst.Call)
              and (dotted_name(node.func) or "").split(".")[-1] == "TextContent"]
     if texts:
         for call in texts:
@@ -369,9 +369,9 @@ def _plan_return(plan: FilePlan, mod: ParsedModule, value: cst.BaseExpression, w
             _wrap_value(plan, mod, text, wrap_for)
         return
     if mapping:
-        dumps = [node for node in _walk(value) if _is_json_dumps(mod, node)]
-        dumps += [arg for node in _walk(value) if isinstance(node, cst.Call)
-                  for arg in _text_helper_args(mod, node) if not any(arg in _walk(d) for d in dumps)]
+        dumps = [node for node in walk(value) if _is_json_dumps(mod, node)]
+        dumps += [arg for node in walk(value) if isinstance(node, cst.Call)
+                  for arg in _text_helper_args(mod, node) if not any(arg in walk(d) for d in dumps)]
         if not dumps:
             raise Unfixable("its branch returns no `TextContent` or `json.dumps(...)` text that could be paged")
         for call in dumps:
@@ -392,7 +392,7 @@ def _text_helper_args(mod: ParsedModule, call: cst.Call) -> list[cst.BaseExpress
         return []
     names = [p.name.value for p in fn.params.params]
     out = []
-    for node in _walk(fn.body):
+    for node in walk(fn.body):
         if isinstance(node, cst.Call) and (dotted_name(node.func) or "").split(".")[-1] == "TextContent":
             text = next((a.value for a in node.args if a.keyword is not None and a.keyword.value == "text"), None)
             if isinstance(text, cst.Name) and text.value in names:
@@ -435,7 +435,7 @@ def _plan_clamps(plan: FilePlan, mod: ParsedModule, facts: ToolFacts, outcome: T
         maximum = CLAMP_MAX_CHARS if fl.src.code in _TEXT_CODES else CLAMP_MAX_ITEMS
         node = fl.param_site.node
         if isinstance(node, cst.Param) and facts.tool.args_style == "signature":
-            ann = _code(node.annotation.annotation) if node.annotation else ""
+            ann = node_code(node.annotation.annotation) if node.annotation else ""
             fn = facts.tool.func.params
             own = any(node is p for p in [*fn.posonly_params, *fn.params, *fn.kwonly_params])
             if not own or node.name.value != fl.param or not _INT_ANNOTATION.match(ann or "int"):
@@ -465,9 +465,9 @@ def _plan_truncations(plan: FilePlan, mod: ParsedModule, facts: ToolFacts, outco
         if not fl.param and fl.bound_site.module is mod and _constant_head_slice(node) \
                 and _inside(node, facts.tool.body):
             plan.drop_slices.add(NodeKey.of(mod, node))
-            outcome.notes.append(f"the silent cap `{_code(node.slice[0].slice)}` was dropped: pages carry the rest")
+            outcome.notes.append(f"the silent cap `{node_code(node.slice[0].slice)}` was dropped: pages carry the rest")
         elif not fl.param:
-            outcome.notes.append(f"the cap in `{_first_line(_code(node))}` is kept: what it leaves out "
+            outcome.notes.append(f"the cap in `{_first_line(node_code(node))}` is kept: what it leaves out "
                                  "is still not reachable")
 
 
@@ -483,7 +483,9 @@ def _constant_head_slice(node: cst.CSTNode) -> bool:
 
 # -- helpers ----------------------------------------------------------------------------------
 
-def _code(node: cst.CSTNode) -> str:
+def node_code(node: cst.CSTNode) -> str:
+    """The source text of ``node`` as LibCST prints it (continuation lines relative to its
+    statement's indentation)."""
     return cst.Module([]).code_for_node(node)
 
 
@@ -492,21 +494,13 @@ def _first_line(text: str) -> str:
     return line if len(line) <= 60 else line[:57] + "..."
 
 
-def _walk(root: cst.CSTNode):
-    stack = [root]
-    while stack:
-        node = stack.pop()
-        yield node
-        stack.extend(reversed(code_children(node)))
-
-
 def _inside(node: cst.CSTNode, body) -> bool:
-    return any(n is node for stmt in body for n in _walk(stmt))
+    return any(n is node for stmt in body for n in walk(stmt))
 
 
 def _rebound_names(fn: cst.FunctionDef, names: set[str]) -> set[str]:
     found: set[str] = set()
-    for node in _walk(fn.body):
+    for node in walk(fn.body):
         targets: list[cst.BaseExpression] = []
         if isinstance(node, cst.Assign):
             if _idempotent(node):
@@ -519,7 +513,7 @@ def _rebound_names(fn: cst.FunctionDef, names: set[str]) -> set[str]:
         elif isinstance(node, cst.AsName):
             targets = [node.name]
         for t in targets:
-            for n in _walk(t):
+            for n in walk(t):
                 if isinstance(n, cst.Name) and n.value in names:
                     found.add(n.value)
     return found
@@ -568,7 +562,7 @@ def variable_names(root: cst.CSTNode):
 
 
 def _free_name(fn: cst.FunctionDef, base: str) -> str:
-    used = {n.value for n in _walk(fn) if isinstance(n, cst.Name)}
+    used = {n.value for n in walk(fn) if isinstance(n, cst.Name)}
     name, i = base, 2
     while name in used:
         name, i = f"{base}{i}", i + 1
