@@ -8,21 +8,9 @@ import re
 import pytest
 from click.testing import CliRunner
 
+from helpers import RISKY_SERVER as RISKY
 from helpers import write
 from tokenlint.cli import main
-
-RISKY = """\
-import sqlite3
-from mcp.server.fastmcp import FastMCP
-
-mcp = FastMCP("db")
-
-
-@mcp.tool()
-def list_orders() -> list:
-    conn = sqlite3.connect("shop.db")
-    return conn.execute("SELECT * FROM orders").fetchall()
-"""
 
 CAPPED = """\
 import sqlite3
