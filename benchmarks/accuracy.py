@@ -110,7 +110,9 @@ def score(rows: list[dict], reported: dict[tuple[str, str, str], dict]) -> dict:
         if got == row["label"]:
             exact += 1
         else:
-            disagreements.append({**row, "reported": got, "reported_line": tool["line"] if tool else None})
+            disagreements.append({**row, "reported": got, "reported_line": tool["line"] if tool else None,
+                                  "reported_findings": tool["findings"] if tool else [],
+                                  "untraced_calls": tool.get("untraced_calls", []) if tool else []})
     high_labelled = sum(confusion["HIGH"].values())
     high_hit = confusion["HIGH"]["HIGH"]
     high_reported = sum(confusion[level]["HIGH"] for level in LEVELS)

@@ -289,6 +289,7 @@ def _tool(d: dict) -> ToolReport:
     d = dict(d)
     d["risk"] = Risk(d["risk"])
     d["findings"] = tuple(d["findings"])
+    d["untraced"] = tuple(d.get("untraced", ()))
     return ToolReport(**d)
 
 

@@ -150,6 +150,7 @@ def analyse_group(members: list[Candidate], plan: RunPlan, settings: Settings, *
                 framework=tool.framework,
                 risk=facts.risk,
                 findings=tuple(sorted({f.code for f in tool_findings})),
+                untraced=facts.untraced,
             )
             out.tools.append(report)
             if keep_facts:

@@ -72,7 +72,9 @@ class ToolReport:
 
     ``name`` is the client-visible tool name (after mount prefixes); ``function`` the Python
     function that implements it (``"<dispatch>"`` handlers keep their own name); ``line`` the
-    line of its ``def`` or, for low-level servers, of its dispatch branch.
+    line of its ``def`` or, for low-level servers, of its dispatch branch. ``untraced`` lists
+    the calls into code tokenlint could not read whose results it judged small by name alone
+    (empty: the verdict rests on code it followed).
     """
 
     name: str
@@ -82,6 +84,7 @@ class ToolReport:
     framework: str
     risk: Risk
     findings: tuple[str, ...] = ()
+    untraced: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

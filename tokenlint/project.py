@@ -142,9 +142,23 @@ class Project:
         return None
 
     def find_function(self, qualified: str) -> tuple[ParsedModule, cst.FunctionDef] | None:
-        hit = self.resolve(qualified)
-        if hit is None:
-            return None
-        mod, name = hit
-        fn = mod.functions.get(name)
-        return (mod, fn) if fn is not None else None
+        """The def named by ``pkg.mod.func`` (or ``pkg.mod.Class.method``), following up to
+        three re-exports (``from .search import handle_search`` in a package ``__init__``)."""
+        seen = {qualified}
+        for _ in range(4):
+            hit = self.resolve(qualified)
+            if hit is None:
+                return None
+            mod, name = hit
+            fn = mod.functions.get(name)
+            if fn is not None:
+                return mod, fn
+            head, _, rest = name.partition(".")
+            target = mod.imports.names.get(head)
+            if target is None:
+                return None
+            qualified = f"{target}.{rest}" if rest else target
+            if qualified in seen:
+                return None
+            seen.add(qualified)
+        return None

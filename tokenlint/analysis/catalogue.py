@@ -121,7 +121,8 @@ LIMIT_PARAM = re.compile(
 #: Words that, in the response, tell the model how to get the rest.
 HINT_WORDS = re.compile(
     r"(next_cursor|nextCursor|next_offset|nextOffset|next_page_token|nextPageToken|next_page|"
-    r"nextPage|has_more|hasMore|next_action|nextAction|resource_uri|resourceUri|resource_link|"
+    r"nextPage|next_?token|nextToken|next_?marker|nextMarker|end_?cursor|endCursor|has_?next|hasNext|"
+    r"continuation_?token|has_more|hasMore|next_action|nextAction|resource_uri|resourceUri|resource_link|"
     r"continuation|next_start|next_index|more_available|remaining_pages|"
     r"(start_index|offset|cursor|page|page_token|start_line|skip)\s*[=:]\s*\{|"
     r"call (again|\w+( again)?) with|pass (offset|cursor|page|start_index)|to (see|get|read) (more|the next)|"
@@ -135,7 +136,9 @@ RUNTIME_FITTERS = frozenset({"fit_response", "fit_json_text", "paginate", "pagin
 
 SQL_LIMIT_FIXED = re.compile(r"\b(LIMIT|TOP|FETCH\s+FIRST)\s+(\d+)", re.I)
 SQL_LIMIT_PARAM = re.compile(r"\b(LIMIT|TOP|FETCH\s+FIRST)\s+(\?|%s|%\(\w+\)s|:\w+|\$\d+|\{[^}]*\})", re.I)
-SQL_SELECT = re.compile(r"\b(SELECT|PRAGMA|SHOW|DESCRIBE|EXPLAIN|WITH)\b", re.I)
+SQL_SELECT = re.compile(r"\b(SELECT|PRAGMA|SHOW|DESCRIBE|EXPLAIN|WITH)\b|\bMATCH\b[\s\S]*\bRETURN\b", re.I)
+#: A statement that writes and returns a counter, not rows (no ``RETURNING``).
+SQL_WRITE = re.compile(r"^\s*(INSERT|UPDATE|DELETE|CREATE|DROP|ALTER|TRUNCATE|MERGE|GRANT|REVOKE|SET|USE)\b(?![\s\S]*\bRETURNING\b)", re.I)
 SQL_AGGREGATE_ONLY = re.compile(
     r"^\s*SELECT\s+(COUNT|SUM|AVG|MIN|MAX|EXISTS)\s*\((?:(?!\bGROUP\s+BY\b).)*$", re.I | re.S
 )

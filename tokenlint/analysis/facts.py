@@ -24,7 +24,7 @@ import libcst as cst
 from tokenlint.analysis import catalogue as cat
 from tokenlint.analysis.interpreter import Analyzer, FunctionInterpreter, SizeCheck
 from tokenlint.analysis.taints import Site, Src, sources
-from tokenlint.discovery import ToolDef
+from tokenlint.discovery import ToolDef, function_body
 from tokenlint.imports import dotted_name
 from tokenlint.model import Risk
 from tokenlint.walk import code_children
@@ -73,6 +73,9 @@ class ToolFacts:
     continuation: bool = False
     hint_site: Site | None = None
     definition_text: str = ""
+    #: Calls whose code tokenlint could not read and whose result it judged small by name
+    #: (``client.get_user()``): what a NONE or LOW verdict rests on, sorted and deduplicated.
+    untraced: tuple[str, ...] = ()
     #: The tool's risk level once rules have run (set by the engine; ``fix`` targets HIGH/MEDIUM).
     risk: Risk | None = None
 
@@ -83,6 +86,8 @@ def analyse_tool(analyzer: Analyzer, tool: ToolDef) -> ToolFacts:
         analyzer, tool.module, tool.func, args_style=tool.args_style, class_name=tool.class_name
     )
     summary = interp.run(tool.body)
+    if interp.falls_through:
+        _shared_returns(tool, interp)
     facts = ToolFacts(tool, checks=list(summary.checks))
     checked: dict[Site, SizeCheck] = {}
     for check in summary.checks:
@@ -105,9 +110,26 @@ def analyse_tool(analyzer: Analyzer, tool: ToolDef) -> ToolFacts:
                                     _line(f.src.site), _line(f.bound_site)))
     if any(f.kind is FlowKind.ESTIMATED for f in facts.flows):
         facts.estimates = True
+    facts.untraced = tuple(sorted(set(summary.untraced)))
     facts.continuation, facts.hint_site = _continuation(tool, interp, summary)
     facts.definition_text = _definition_text(tool)
     return facts
+
+
+def _shared_returns(tool: ToolDef, interp: FunctionInterpreter) -> None:
+    """A dispatch branch that falls through (``result = handle_x(arguments)``) reaches the
+    handler's shared ``return`` after the dispatch (``return [TextContent(text=dumps(result))]``):
+    evaluate each such return that reads a local the branch bound, in the branch's final state."""
+    whole = function_body(tool.func)
+    if tool.body is whole:
+        return
+    inside = {id(n) for n in _walk_body(tool.body)}
+    bound = set(interp.env) - set(interp.param_defaults)
+    for node in _walk_body(whole):
+        if isinstance(node, cst.Return) and node.value is not None and id(node) not in inside:
+            names = {n.value for n in _walk_body([node.value]) if isinstance(n, cst.Name)}
+            if names & bound:
+                interp.small(node)
 
 
 _KIND_ORDER = [FlowKind.UNBOUNDED, FlowKind.DEFAULT_ALL, FlowKind.CALLER, FlowKind.HUGE,
@@ -246,7 +268,10 @@ def _applied(body, name: str, keys: set[str] = frozenset()) -> bool:
             if any(isinstance(n, cst.Name) and n.value in derived for n in _walk_body([node.value])):
                 if not isinstance(node.value, cst.Dict):
                     for t in node.targets:
-                        dn = dotted_name(t.target)
+                        target = t.target
+                        if isinstance(target, cst.Subscript):
+                            target = target.value  # ``params["startingToken"] = next_token``
+                        dn = dotted_name(target)
                         if dn and not re.search(r"next|new_|more", dn):
                             derived.add(dn)
     in_return: set[int] = set()

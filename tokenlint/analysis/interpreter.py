@@ -8,13 +8,16 @@ helper summarised once, with its parameters as placeholders substituted at each 
 
 from __future__ import annotations
 
+import builtins
 import re
+import sys
 from dataclasses import dataclass, field
 from typing import Iterable, Sequence
 
 import libcst as cst
 
 from tokenlint.analysis import catalogue as cat
+from tokenlint.analysis.shapes import Shape, call_shape, is_plural
 from tokenlint.analysis.taints import (
     EMPTY,
     Bound,
@@ -67,6 +70,9 @@ class Summary:
     returns: list[tuple[Site, Flow]] = field(default_factory=list)
     checks: list[SizeCheck] = field(default_factory=list)
     runtime_fit: bool = False
+    #: Calls tokenlint could not see into whose result it judged small (one record, a handle,
+    #: a scalar) by their name alone: what a NONE verdict rests on (``callee()`` strings).
+    untraced: list[str] = field(default_factory=list)
 
     def returned(self) -> Flow:
         return union(*(f for _, f in self.returns))
@@ -152,6 +158,14 @@ class FunctionInterpreter:
         self.disabled_params: set[str] = set()
         self.loop_accumulators: list[set[str]] = []
         self.loop_breaks: list[list[tuple[cst.CSTNode, str]]] = []
+        #: Nested defs being interpreted (recursion guard) and calls built for them (kept alive
+        #: so their interned sites stay valid).
+        self._active: frozenset[int] = frozenset()
+        #: Locals last bound from a call's result, and the keys/values of local dicts (for
+        #: ``api.list_items(**params)`` with ``params = {"maxResults": n}``).
+        self.assigned_from_call: set[str] = set()
+        self.dict_entries: dict[str, list[tuple[str | None, cst.BaseExpression]]] = {}
+        self._synthetic: list[cst.Call] = []
         self._init_params()
 
     # -- parameters --------------------------------------------------------------------------
@@ -192,8 +206,10 @@ class FunctionInterpreter:
 
     # -- driver -----------------------------------------------------------------------------
     def run(self, stmts: Iterable[cst.CSTNode]) -> Summary:
+        """Interpret ``stmts``; ``falls_through`` tells whether their end is reachable."""
+        self.falls_through = True
         try:
-            self.block(stmts)
+            self.falls_through = self.block(stmts)
         except RecursionError:
             pass
         return self.summary
@@ -272,6 +288,8 @@ class FunctionInterpreter:
             return
         if isinstance(target, cst.Subscript):
             name = dotted_name(target.value)
+            if name and value is not None and len(target.slice) == 1 and isinstance(target.slice[0].slice, cst.Index):
+                self.dict_entries.setdefault(name, []).append((_string_lit(target.slice[0].slice.value), value))
             if name:
                 self.env[name] = union(self.env.get(name, EMPTY), flow)
                 self._note_accumulation(name)
@@ -280,6 +298,16 @@ class FunctionInterpreter:
         if name is None:
             return
         self.env[name] = flow
+        if isinstance(value, cst.Await):
+            value = value.expression
+        if isinstance(value, cst.Call):
+            self.assigned_from_call.add(name)
+        else:
+            self.assigned_from_call.discard(name)
+        if isinstance(value, cst.Dict):
+            self.dict_entries[name] = [
+                (_string_lit(e.key), e.value) for e in value.elements if isinstance(e, cst.DictElement)
+            ]
         text = self.string_value(value) if value is not None else None
         if text is not None:
             self.strings[name] = text
@@ -445,7 +473,7 @@ class FunctionInterpreter:
         if isinstance(node, cst.Name):
             if node.value in self.env:
                 return self.env[node.value]
-            return EMPTY
+            return self.module_collection(node)
         if isinstance(node, cst.Attribute):
             return self.attribute(node)
         if isinstance(node, cst.Call):
@@ -527,6 +555,10 @@ class FunctionInterpreter:
         dn = dotted_name(node)
         if dn is not None and dn in self.env:
             return self.env[dn]
+        if dn is not None and dn.count(".") == 1 and dn.startswith("self.") and self.class_name:
+            if node.attr.value in _instance_collections(self.mod, self.class_name):
+                return frozenset({Src("TL108", self.a.site(self.mod, node),
+                                      f"instance collection `{dn}` (filled at run time)")})
         base = self.expr(node.value)
         attr = node.attr.value
         if attr in ("stdout", "stderr", "output"):
@@ -705,6 +737,17 @@ class FunctionInterpreter:
             if out is not None:
                 return out
 
+        # code run elsewhere: a thread, an executor, a partial (the callable's result comes back)
+        elsewhere = self.run_elsewhere(node, qn, method)
+        if elsewhere is not None:
+            return elsewhere
+
+        # a function defined inside this one (a closure over its locals)
+        if isinstance(func, cst.Name) and func.value not in self.env:
+            nested = _nested_def(self.fn, func.value)
+            if nested is not None:
+                return self.call_nested(nested, self._bind_args(node, nested))
+
         # helpers of this module / the run
         helper = self.resolve_helper(func)
         if helper is not None:
@@ -715,8 +758,230 @@ class FunctionInterpreter:
         args = self._args_flow(node)
         if markers(args, "file") and (qn or dn or "").split(".")[-1] in LOADERS:
             return frozenset({Src("TL102", site, f"{qn or dn}() of a whole file")})
+        external = self.external_call(node, qn, name, method, recv, args, site)
+        if external is not None:
+            return external
         flow = union(recv, args)
         return frozenset(t for t in flow if not isinstance(t, Marker))
+
+    # -- code tokenlint cannot see into ---------------------------------------------------------
+    def external_call(self, node: cst.Call, qn: str | None, name: str, method: str | None,
+                      recv: Flow, args: Flow, site: Site) -> Flow | None:
+        """The result of a call into code tokenlint cannot read (an SDK client, a library), or
+        None when the call is not one (a builtin, the standard library, a transformation of data
+        the tool already holds, a method of a local value).
+
+        Unknown size until shown small (the "Analysis" direction): SQL text or a caller's query
+        makes rows (TL101); otherwise ``shapes.call_shape`` judges the name: a collection or an
+        unknown shape is a TL108 source (bounded by a limit-like argument, if any); one record or
+        a handle becomes an ``object`` marker (its methods are external calls too) and is noted
+        in ``Summary.untraced``; a scalar is nothing.
+        """
+        func = node.func
+        name = method or name
+        if method is not None:
+            assert isinstance(func, cst.Attribute)
+            objects = markers(recv, "object")
+            if objects:
+                family = objects[0].family
+            elif any(isinstance(t, (Src, Measure)) for t in recv):
+                return None  # a method of data the tool holds: a transformation (rows.to_dict())
+            elif params(recv):
+                # a helper's parameter may hold a client (``def list_tables(db): db.query()``);
+                # a value the model supplies is text or a number (``query.strip()``)
+                if method in _VALUE_METHODS or any(p.site is not None for p in params(recv)):
+                    return None
+                family = None
+            else:
+                root_family = self._external_root(func.value, method)
+                if root_family is None:
+                    return None
+                family = root_family or None
+        else:
+            if qn is None and isinstance(func, cst.Name) and func.value in self.env and not self.env[func.value]:
+                # a class or factory held in a local (``cls = Redis if x else Cluster; cls(...)``)
+                self.summary.untraced.append(f"{func.value}()")
+                return union(frozenset({Marker("object", site)}), frozenset(t for t in args if not isinstance(t, Marker)))
+            if qn is None or _stdlib(qn):
+                return None
+            if any(isinstance(t, Src) for t in args):
+                return None  # a function of data the tool holds: a formatter (tabulate(rows))
+            family = qn
+        callee = f"{dotted_name(func) or '….' + name}()"
+        sql = self._external_sql(node, name, site)
+        if sql is not None:
+            return sql
+        shape = call_shape(name)
+        if method is not None and shape is not Shape.SCALAR and name in _ELEMENT_VERBS:
+            # ``client.containers.get(id)``, ``.run(...)``: one element of a plural collection
+            owner = (dotted_name(func.value) or "").split(".")[-1] if isinstance(func, cst.Attribute) else ""
+            if is_plural(owner.lower()):
+                shape = Shape.RECORD
+        if shape is Shape.SCALAR:
+            self.summary.untraced.append(callee)
+            return EMPTY
+        if shape is Shape.RECORD:
+            self.summary.untraced.append(callee)
+            obj = frozenset({Marker("object", site, family=qn if method is None else family)})
+            if name[:1].isupper():  # a constructor keeps what it is given: Model(items=rows)
+                return union(obj, frozenset(t for t in args if not isinstance(t, Marker)))
+            return obj
+        what = f"{callee} ({'size unknown' if shape is Shape.UNKNOWN else 'a collection or text'})"
+        src = Src("TL108", site, what)
+        bound = self._argument_bound(node)
+        return frozenset({src.with_bound(bound) if bound else src})
+
+    def _external_root(self, expr: cst.BaseExpression, method: str | None = None) -> str | None:
+        """Whether the object a method is called on comes from outside the tool's own values:
+        returns its family (a qualified name, or ``""`` when unknown) or None when it is a
+        local value, a literal, or a standard-library module."""
+        node = expr
+        while isinstance(node, (cst.Attribute, cst.Call, cst.Subscript, cst.Await)):
+            if isinstance(node, cst.Call):
+                node = node.func
+            elif isinstance(node, cst.Await):
+                node = node.expression
+            else:
+                node = node.value
+        if not isinstance(node, cst.Name):
+            return None  # a literal: "sep".join(...), [..].count()
+        n = node.value
+        if n in self.env:
+            objs = markers(self.env[n], "object")
+            if objs:
+                return objs[0].family or ""
+            # a local we could not trace to a value (``r = Manager.get_connection()``) is an
+            # object when a method other than a str/list/dict one is called on it
+            if self.env[n] or method in _VALUE_METHODS or n not in self.assigned_from_call:
+                return None
+            return ""
+        if n in ("self", "cls"):
+            return ""
+        if n in self.mod.imports.names:
+            qn = self.mod.imports.names[n]
+            return None if _stdlib(qn) else qn
+        value = _module_constant(self.mod, n)
+        if value is None:
+            # a builtin, or a global bound elsewhere (``_client: Client`` set in ``main()``)
+            return None if n in _BUILTINS else ""
+        if isinstance(value, cst.Call):
+            return self.mod.imports.qualify(value.func) or dotted_name(value.func) or ""
+        return None  # a module-level literal (a constant table)
+
+    def _external_sql(self, node: cst.Call, name: str, site: Site) -> Flow | None:
+        """SQL (or Cypher) through any receiver: ``client.query("SELECT ...")`` returns rows;
+        a caller-supplied query returns whatever it selects; a write statement a counter."""
+        sql_node = None
+        for a in node.args:
+            if a.keyword is None or a.keyword.value in _QUERY_KEYWORDS:
+                sql_node = a.value
+                break
+        if sql_node is None:
+            return None
+        text = self.string_value(sql_node)
+        shape = call_shape(name)
+        if text is not None:
+            if not cat.looks_like_sql(text):
+                return None
+            if cat.SQL_WRITE.match(text):
+                return EMPTY
+            argflow = self._args_flow(node)
+            bound = self.sql_bound(sql_node, argflow, site)
+            if bound == "aggregate":
+                return EMPTY
+            return frozenset({Src("TL101", site, f".{name}() of `{text.strip()[:40]}`", bound)})
+        ps = params(self.expr(sql_node))
+        if ps and any(p.name.lower() in _QUERY_KEYWORDS for p in ps) and shape is not Shape.RECORD \
+                and not {"search", "find", "lookup", "match"} & set(_words(name)):
+            return frozenset({Src("TL101", site, f".{name}() of a caller-supplied query")})
+        return None
+
+    def _argument_bound(self, node: cst.Call) -> Bound | None:
+        """The strongest count cap among a call's arguments: a limit-like keyword
+        (``max_results=50``, ``limit=limit``) or a limit-like parameter passed positionally."""
+        best: Bound | None = None
+        pairs: list[tuple[str | None, cst.BaseExpression, bool]] = []
+        for a in node.args:
+            if a.star == "**":
+                for key, value in self.dict_entries.get(dotted_name(a.value) or "", []):
+                    pairs.append((key, value, True))
+            elif a.star == "":
+                pairs.append((a.keyword.value if a.keyword is not None else None, a.value, a.keyword is not None))
+        for kw, value, named in pairs:
+            b = None
+            if named:
+                if kw is not None and kw.replace("_", "").lower() in _LIMIT_KEYWORDS:
+                    b = self.bound_from(value, node)
+            else:
+                ps = params(self.expr(value))
+                if ps and all(_limit_like(p.name) for p in ps):
+                    b = self.bound_from(value, node)
+            if b is not None and (best is None or b.rank() > best.rank()):
+                best = b
+        return best
+
+    def module_collection(self, node: cst.Name) -> Flow:
+        """A module-level collection read by the tool: empty at import, filled at run time (a
+        dict of notes, a list loaded at start-up), so its size depends on data (TL108)."""
+        value = _module_constant(self.mod, node.value)
+        if value is not None and _empty_collection(value):
+            return frozenset({Src("TL108", self.a.site(self.mod, node),
+                                  f"module-level collection `{node.value}` (filled at run time)")})
+        return EMPTY
+
+    def run_elsewhere(self, node: cst.Call, qn: str | None, method: str | None) -> Flow | None:
+        """``anyio.to_thread.run_sync(fn, *a)``, ``asyncio.to_thread(fn, *a)``,
+        ``loop.run_in_executor(None, fn, *a)``, ``executor.submit(fn, *a)``,
+        ``functools.partial(fn, *a)``: the result is what ``fn`` returns (a lambda's body, a
+        nested def over this function's locals, or a helper)."""
+        tail = (qn or "").split(".")[-1] if qn else method
+        if tail not in _ELSEWHERE:
+            return None
+        index = 1 if tail == "run_in_executor" else 0
+        if len(node.args) <= index:
+            return None
+        target = node.args[index].value
+        rest = node.args[index + 1:]
+        if isinstance(target, cst.Lambda):
+            return self.expr(target.body)
+        callee = None
+        if isinstance(target, cst.Name) and target.value not in self.env:
+            nested = _nested_def(self.fn, target.value)
+            if nested is not None:
+                call = cst.Call(func=target, args=rest)
+                return self.call_nested(nested, self._bind_args(call, nested))
+        helper = self.resolve_helper(target) if isinstance(target, (cst.Name, cst.Attribute)) else None
+        if helper is not None:
+            call = node.with_changes(func=target, args=rest)
+            self._synthetic.append(call)
+            return self.call_helper(call, *helper)
+        if isinstance(target, (cst.Name, cst.Attribute)):
+            call = node.with_changes(func=target, args=rest)
+            self._synthetic.append(call)
+            return self.call(call)
+        return None
+
+    def call_nested(self, fn: cst.FunctionDef, arg_flows: dict[str, Flow]) -> Flow:
+        """Interpret a function defined inside this one, over this function's current locals
+        (a closure), with its parameters bound to ``arg_flows``."""
+        if self.depth > MAX_HELPER_DEPTH or id(fn) in self._active:
+            return union(*arg_flows.values())
+        sub = FunctionInterpreter(self.a, self.mod, fn, depth=self.depth + 1, helper=self.helper,
+                                  args_style=self.args_style, class_name=self.class_name)
+        sub.env = {**self.env, **{k: v for k, v in sub.env.items() if k not in self.env}}
+        for k in sub.param_defaults:
+            sub.env[k] = arg_flows.get(k, EMPTY)
+        sub.strings = dict(self.strings)
+        sub.param_defaults = {**self.param_defaults, **sub.param_defaults}
+        sub._active = self._active | {id(fn)}
+        summary = sub.run(_body(fn))
+        self._merge(summary)
+        return summary.returned()
+
+    def _merge(self, summary: Summary) -> None:
+        self.summary.checks.extend(summary.checks)
+        self.summary.runtime_fit |= summary.runtime_fit
+        self.summary.untraced.extend(summary.untraced)
 
     def _args_flow(self, node: cst.Call) -> Flow:
         return union(*(self.expr(a.value) for a in node.args))
@@ -933,8 +1198,7 @@ class FunctionInterpreter:
         arg_flows = self._bind_args(node, fn)
         if summary is None:
             return union(*arg_flows.values())
-        self.summary.checks.extend(summary.checks)
-        self.summary.runtime_fit |= summary.runtime_fit
+        self._merge(summary)
         out: set = set()
         for t in summary.returned():
             if isinstance(t, Param) and t.site is None:
@@ -1226,3 +1490,105 @@ def _file_like(name: str | None) -> bool:
 
 def _is_arguments_name(name: str | None) -> bool:
     return bool(name and name.split(".")[-1] in ("arguments", "args", "params", "tool_args", "input_args", "kwargs", "arguments_dict", "input", "tool_input"))
+
+
+_BUILTINS = frozenset(dir(builtins))
+
+#: Methods of str, bytes, list, dict and set: on a parameter they transform a value.
+_VALUE_METHODS = frozenset(
+    m for t in (str, bytes, list, dict, set) for m in dir(t) if not m.startswith("_")
+) - {"count", "index"}
+
+_STDLIB = frozenset(getattr(sys, "stdlib_module_names", ())) | {"builtins", "typing", "typing_extensions"}
+
+#: Callees that run a callable elsewhere and hand back its result (or a future of it).
+_ELSEWHERE = frozenset({"run_sync", "to_thread", "run_in_executor", "submit", "partial",
+                        "run_in_threadpool", "asyncify", "defer_to_thread", "run_blocking"})
+
+#: Verbs that, on a plural collection (``containers``, ``Customer.objects``), act on one element.
+_ELEMENT_VERBS = frozenset({"get", "run", "retrieve", "fetch", "find_one", "load", "get_one", "one"})
+
+#: Keywords that carry a query's text.
+_QUERY_KEYWORDS = frozenset({"query", "sql", "statement", "cypher", "sql_query", "query_string", "stmt"})
+
+#: Keywords (lower case, underscores removed) that cap how many items an API returns.
+_LIMIT_KEYWORDS = frozenset({
+    "limit", "maxresults", "maxitems", "maxrecords", "maxcount", "topk", "topn", "nresults", "k",
+    "n", "count", "size", "pagesize", "perpage", "first", "last", "tail", "num", "numresults",
+    "max", "rows", "maxrows", "fetchsize", "maxhits", "hits", "maxkeys", "maxentries", "top",
+    "numrows", "rowlimit", "resultlimit", "maxlen", "maxlength", "lines", "nlines", "maxlines",
+})
+
+
+def _stdlib(qn: str) -> bool:
+    return qn.split(".")[0] in _STDLIB
+
+
+def _words(name: str) -> list[str]:
+    from tokenlint.analysis.shapes import words
+
+    return words(name)
+
+
+def _empty_collection(value: cst.BaseExpression) -> bool:
+    """``{}``, ``[]``, ``set()``, ``dict()``, ``defaultdict(list)``, ``deque()``: empty now, filled later."""
+    if isinstance(value, (cst.Dict, cst.List, cst.Set)) and not value.elements:
+        return True
+    if isinstance(value, cst.Call):
+        name = (dotted_name(value.func) or "").split(".")[-1]
+        if name in ("dict", "list", "set", "OrderedDict", "deque", "Counter") and not value.args:
+            return True
+        if name == "defaultdict":
+            return True
+    return False
+
+
+def _nested_def(fn: cst.FunctionDef, name: str) -> cst.FunctionDef | None:
+    """A function named ``name`` defined anywhere inside ``fn``'s body (not ``fn`` itself)."""
+    stack: list[cst.CSTNode] = list(_body(fn))
+    while stack:
+        n = stack.pop()
+        if isinstance(n, cst.FunctionDef):
+            if n.name.value == name:
+                return n
+            continue
+        if isinstance(n, cst.ClassDef):
+            continue
+        stack.extend(code_children(n))
+    return None
+
+
+def _instance_collections(mod, class_name: str) -> frozenset[str]:
+    """Attributes a class's methods set to an empty collection (``self.notes = {}``): instance
+    data filled at run time. Cached on the module's constants table."""
+    if mod.constants is None:
+        _module_constant(mod, "")
+    key = f"\0instance-collections:{class_name}"
+    cached = mod.constants.get(key)
+    if cached is not None:
+        return cached  # type: ignore[return-value]
+    names: set[str] = set()
+    cls = mod.classes.get(class_name)
+    if cls is not None:
+        stack: list[cst.CSTNode] = [cls.body]
+        while stack:
+            n = stack.pop()
+            if isinstance(n, (cst.Assign, cst.AnnAssign)) and n.value is not None:
+                targets = [t.target for t in n.targets] if isinstance(n, cst.Assign) else [n.target]
+                for t in targets:
+                    dn = dotted_name(t)
+                    if dn and dn.startswith("self.") and dn.count(".") == 1 and _empty_collection(n.value):
+                        names.add(dn[5:])
+            stack.extend(code_children(n))
+    result = frozenset(names)
+    mod.constants[key] = result  # type: ignore[assignment]
+    return result
+
+
+_LIMIT_WORDS = frozenset({"limit", "max", "count", "size", "top", "num", "rows", "results", "lines", "k", "n"})
+
+
+def _limit_like(name: str) -> bool:
+    """A parameter name that reads as "how many" (``limit``, ``max_results``, ``top_k``), not a
+    position (``start``, ``stop``, ``offset``)."""
+    return name.replace("_", "").lower() in _LIMIT_KEYWORDS or bool(_LIMIT_WORDS & set(_words(name)))

@@ -6,7 +6,8 @@ Each expression of a tool evaluates to a *flow*: a frozenset of taints saying wh
   output, an HTTP body), with the rule code of its kind and the strongest ``Bound`` applied to it
   on the way (a slice, ``LIMIT``, ``fetchmany(n)``).
 - ``Marker``: a handle that becomes a source when read (an open file, an HTTP response or client,
-  a DB cursor or connection, a subprocess, a paginator).
+  a DB cursor or connection, a subprocess, a paginator), or an ``object`` made by code tokenlint
+  cannot see (an SDK client, one record it returned) whose methods fetch more.
 - ``Param``: a value the model supplies (a tool parameter or ``arguments["k"]``), with what is
   known of its default and enforced maximum; used to judge caller-supplied limits.
 - ``Measure``: the size of some sources (``len(text)``, ``count_tokens(rows)``); a comparison of a
@@ -81,10 +82,13 @@ class Src:
 
 @dataclass(frozen=True)
 class Marker:
-    kind: str  # file, http_response, http_client, cursor, db, process, paginator, line_iter, query
+    kind: str  # file, http_response, http_client, cursor, db, process, paginator, line_iter, query, object
     site: Site
     sql_bound: Bound | None = None
     capture: bool = True
+    #: For ``object`` (a client, a record or any handle made by code tokenlint cannot see): the
+    #: qualified name of the constructor or factory that made it (``redis.Redis``), if known.
+    family: str | None = None
 
 
 @dataclass(frozen=True)

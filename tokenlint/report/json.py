@@ -50,6 +50,8 @@ def tools_list(result: CheckResult) -> list[dict]:
             "framework": t.framework,
             "risk": t.risk.name,
             "findings": list(t.findings),
+            "traced": not t.untraced,
+            "untraced_calls": list(t.untraced),
         }
         for t in result.tools
     ]

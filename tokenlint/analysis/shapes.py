@@ -1,0 +1,173 @@
+"""What a call the analysis cannot see into returns: a collection or text, one record, or a scalar.
+
+tokenlint cannot read an SDK client's code (redis-py, docker, boto3, a made-up ``acme_sdk``), so
+it judges the *shape* of such a call's result from evidence that holds across libraries:
+
+1. a library family's own table (``tokenlint.analysis.knowledge``), when the receiver's family
+   is known from the constructor or factory that made it (``redis.Redis(...)`` → ``redis``);
+2. otherwise the call's name, split into words (``list_databases`` → list, databases;
+   ``getAll`` → get, all): a verb that reads many things (list, search, query, scan, dump, diff,
+   logs, describe…), a plural noun (``get_tables``) or a noun for open-ended text (content,
+   transcript, schema…) means a collection or text; a verb that changes one thing (create,
+   update, delete, set, send, start…), a singular ``get_<noun>`` or a constructor
+   (``Client(...)``) means one record or a handle; count/exists/is_/has_ mean a scalar.
+3. A name that says nothing either way (``client.frobnicate()``) is of **unknown size**: the
+   design's default (design.md "Risk levels": NONE needs evidence) treats it as a collection.
+
+``call_shape(name)`` is the whole public API: ``Shape.COLLECTION``, ``Shape.RECORD``,
+``Shape.SCALAR`` or ``Shape.UNKNOWN``.
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+
+
+class Shape(enum.Enum):
+    """The size class of a call's result: COLLECTION (grows with data: rows, items, text),
+    RECORD (one fixed-shape object or a handle), SCALAR (a number, a flag, a short status),
+    UNKNOWN (no evidence; the analysis treats it as COLLECTION)."""
+
+    COLLECTION = "collection"
+    RECORD = "record"
+    SCALAR = "scalar"
+    UNKNOWN = "unknown"
+
+
+#: First words (verbs) whose call reads many things or a whole text.
+COLLECTION_VERBS = frozenset({
+    "list", "ls", "search", "query", "scan", "find", "filter", "select", "fetch", "fetchall",
+    "all", "range", "lrange", "zrange", "zrevrange", "zrangebyscore", "xrange", "xrevrange",
+    "xread", "members", "smembers", "keys", "hkeys", "hvals", "hgetall", "mget", "values",
+    "items", "logs", "log", "history", "diff", "dump", "export", "read", "download", "cat",
+    "show", "describe", "explain", "tree", "walk", "inspect", "peek", "sample", "tail", "grep",
+    "collect", "iter", "iterate", "paginate", "aggregate", "execute", "exec", "run", "invoke",
+    "browse", "crawl", "scrape", "retrieve", "load", "extract", "analyze", "analyse", "glob",
+    "enumerate", "discover", "traverse", "expand", "resolve_all", "batch", "recommend",
+    "similar", "suggest", "complete", "autocomplete", "lookup", "match", "top", "scroll",
+    "stream", "tasks", "events", "transcribe", "transcript", "summarize", "summarise",
+    "render", "convert", "parse", "crawl", "hscan", "sscan", "zscan", "ft", "xinfo",
+})
+
+#: First words (verbs) whose call changes or reads one thing: the result is one record, an
+#: acknowledgement, or a handle to call further methods on.
+RECORD_VERBS = frozenset({
+    "create", "add", "insert", "update", "set", "put", "delete", "del", "remove", "drop",
+    "patch", "upsert", "write", "save", "store", "send", "publish", "post", "start", "stop",
+    "restart", "kill", "pause", "unpause", "cancel", "close", "connect", "disconnect", "login",
+    "logout", "rename", "move", "copy", "tag", "untag", "push", "commit", "checkout", "reset",
+    "clone", "init", "initialize", "register", "unregister", "enable", "disable", "acknowledge",
+    "ack", "approve", "assign", "archive", "trigger", "schedule", "submit", "upload", "mark",
+    "lock", "unlock", "expire", "incr", "incrby", "decr", "hset", "hdel", "lpush", "rpush",
+    "sadd", "srem", "zadd", "zrem", "xadd", "flush", "flushdb", "subscribe", "unsubscribe",
+    "attach", "detach", "invite", "reply", "comment", "edit", "modify", "open", "new", "make",
+    "build_client", "client", "session", "engine", "from", "with", "get_connection", "ping",
+    "health", "version", "whoami", "me", "info", "config", "configure", "settings", "status",
+    "hget", "get_or_create", "touch", "persist", "rollback", "begin", "release", "acquire",
+    "wait", "sleep", "notify", "emit", "log_event", "record", "track", "validate", "verify",
+    "check", "test", "authenticate", "authorize", "refresh", "renew", "revoke", "grant",
+    "install", "uninstall", "deploy", "undeploy", "scale", "apply", "execute_write", "write_query",
+    "mkdir", "rmdir", "unlink", "chmod", "chown", "link", "follow", "unfollow", "like", "unlike",
+    "vote", "star", "unstar", "watch", "unwatch", "pin", "unpin", "merge", "rebase", "revert",
+    "cherry", "fork", "transfer", "import", "encode", "decode", "hash", "sign", "encrypt",
+    "decrypt", "compress", "decompress", "format", "now", "today", "utcnow", "current",
+    "translate", "calculate", "compute", "convert_time", "to", "as", "build",
+})
+
+#: Words meaning a number or a flag.
+SCALAR_WORDS = frozenset({
+    "count", "exists", "exist", "is", "has", "len", "length", "total", "num", "number", "size",
+    "sum", "avg", "min", "max", "dbsize", "llen", "scard", "zcard", "hlen", "xlen", "strlen",
+    "ttl", "pttl", "contains", "can", "should", "estimate", "score",
+})
+
+#: Nouns whose value is open-ended text or a whole structure (even when singular).
+TEXT_NOUNS = frozenset({
+    "content", "contents", "text", "body", "file", "document", "doc", "page", "transcript",
+    "log", "logs", "output", "stdout", "stderr", "diff", "patch", "source", "code", "markdown",
+    "html", "readme", "notebook", "graph", "tree", "schema", "ddl", "plan", "dump", "blob",
+    "data", "dataframe", "df", "table", "sheet", "workbook", "report", "history", "timeline",
+    "feed", "thread", "conversation", "messages", "inbox", "summary", "results", "result",
+    "details", "detail", "structure", "outline", "snapshot", "trace", "stacktrace", "traceback",
+    "manifest", "yaml", "json", "csv", "xml", "raw", "value", "values", "payload", "response",
+})
+
+#: Singular nouns that end in "s" (not plurals).
+_NOT_PLURAL = frozenset({
+    "status", "address", "process", "access", "class", "alias", "analysis", "basis", "canvas",
+    "bus", "campus", "corpus", "virus", "axis", "news", "series", "species", "settings", "this",
+    "is", "has", "was", "does", "its", "stats", "metrics", "details", "progress", "success",
+    "business", "bonus", "census", "focus", "radius", "consensus", "express", "less", "loss",
+    "boss", "cross", "pass", "miss", "kiss", "mass", "gas", "dns", "aws", "gcs", "os", "ios",
+    "sms", "cms", "rss", "ss", "us", "plus",
+})
+
+#: Words that name a handle when alone (``client()``, ``session()``) but a subject when followed
+#: by more words (``client_list``).
+_FACTORY_WORDS = frozenset({"client", "session", "engine", "new", "make", "build", "open", "from", "with"})
+
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
+
+
+def words(name: str) -> list[str]:
+    """``getAllUsers`` / ``get_all_users`` / ``GetAllUsers`` → ``["get", "all", "users"]``."""
+    out: list[str] = []
+    for part in re.split(r"[_\W]+", name):
+        if part:
+            out.extend(w.lower() for w in _CAMEL.split(part) if w)
+    return out
+
+
+def is_plural(word: str) -> bool:
+    """A plural noun by its spelling (``tables``, ``entries``, ``indices``): conservative."""
+    if word in _NOT_PLURAL or len(word) < 4:
+        return False
+    return word.endswith(("s", "ices", "data")) and not word.endswith(("ss", "us", "is", "sis"))
+
+
+def call_shape(name: str) -> Shape:
+    """The shape of the result of a call named ``name`` whose code tokenlint cannot see.
+
+    ``name`` is the last segment of the callee (``list_containers``, ``hgetall``, ``Client``).
+    Constructors (a CapWords name) are RECORD (a handle). Order of evidence: scalar words
+    anywhere first (``count_rows``, ``is_ready``), then the first word as a verb, then the nouns
+    (a plural or a text noun makes a ``get_…``/unknown verb a collection, a singular noun after
+    ``get``/``describe_one`` a record).
+    """
+    if not name:
+        return Shape.UNKNOWN
+    if name[0].isupper() and not name.isupper():
+        return Shape.RECORD  # a constructor: Client(...), Ticker(...), Path(...)
+    ws = words(name)
+    if not ws:
+        return Shape.UNKNOWN
+    if ws[0] in SCALAR_WORDS or (len(ws) > 1 and ws[-1] in ("count", "exists", "total", "size", "len")):
+        return Shape.SCALAR
+    verb, nouns = ws[0], ws[1:]
+    if "_".join(ws[:2]) in COLLECTION_VERBS or "_".join(ws[:2]) in RECORD_VERBS:
+        verb, nouns = "_".join(ws[:2]), ws[2:]
+    if verb in _FACTORY_WORDS and nouns:
+        verb, nouns = nouns[0], nouns[1:]  # ``client_list``, ``session_history``: the rest decides
+        if verb in COLLECTION_VERBS or is_plural(verb) or verb in TEXT_NOUNS:
+            return Shape.COLLECTION
+    if verb in RECORD_VERBS and verb not in ("info", "status", "config", "settings"):
+        return Shape.RECORD
+    if verb in COLLECTION_VERBS:
+        return Shape.COLLECTION
+    if verb in ("get", "fetch_one", "retrieve_one", "describe_one", "show_one", "read_one", "one"):
+        if not nouns:
+            return Shape.UNKNOWN  # bare get(key): a value of any size
+        if any(n in ("all", "many", "every", "list") for n in nouns):
+            return Shape.COLLECTION
+        last = nouns[-1]
+        if is_plural(last) or last in TEXT_NOUNS:
+            return Shape.COLLECTION
+        return Shape.RECORD
+    if verb in ("info", "status", "config", "settings"):
+        return Shape.RECORD
+    # no verb we know: the nouns decide
+    last = ws[-1]
+    if is_plural(last) or last in TEXT_NOUNS or verb in TEXT_NOUNS:
+        return Shape.COLLECTION
+    return Shape.UNKNOWN
