@@ -12,6 +12,7 @@ import libcst as cst
 
 from tokenlint.discovery import ToolDef, function_body
 from tokenlint.discovery.servers import ServerRegistry, _string
+from tokenlint.discovery.values import Val, Values, context_of, string_value
 from tokenlint.imports import dotted_name
 from tokenlint.project import ParsedModule, Project
 
@@ -47,10 +48,16 @@ def _literal_name(node: cst.BaseExpression, mod: ParsedModule | None) -> str | N
     return None
 
 
-def find_fastmcp_tools(mod: ParsedModule, project: Project, servers: ServerRegistry) -> list[ToolDef]:
-    """All FastMCP-style tools registered in ``mod`` (on servers of any module of the run)."""
+def find_fastmcp_tools(mod: ParsedModule, project: Project, servers: ServerRegistry,
+                       values: Values | None = None, unresolved: list | None = None) -> list[ToolDef]:
+    """All FastMCP-style tools registered in ``mod`` (on servers of any module of the run).
+
+    ``values`` (shared by the modules of a group) follows what a registration call is given;
+    a registration whose function cannot be found is appended to ``unresolved`` as
+    ``(module, node, reason)`` (the engine reports it as TL002)."""
+    values = values or Values(project)
     tools: list[ToolDef] = []
-    registered: set[int] = set()
+    registered: set[tuple[int, str]] = set()
     for node, cls in mod.nodes():
         if isinstance(node, cst.FunctionDef):
             for dec in node.decorators:
@@ -59,68 +66,94 @@ def find_fastmcp_tools(mod: ParsedModule, project: Project, servers: ServerRegis
                 target = call.func if call is not None else expr
                 if not (isinstance(target, cst.Attribute) and target.attr.value == "tool"):
                     continue
-                server = servers.server_of(mod, target.value, project)
+                server = servers.server_of(mod, target.value, project, cls)
                 if server is None:
                     continue
                 name = _tool_name_args(call, mod) or node.name.value
                 tools.append(_make(mod, servers, node, server, name, cls, dec))
-                registered.add(id(node))
+                registered.add((id(node), tools[-1].name))
                 break
         elif isinstance(node, cst.Call):
-            tool = _call_registration(mod, project, servers, node, cls)
-            if tool is not None and id(tool.func) not in registered:
-                registered.add(id(tool.func))
-                tools.append(tool)
+            for tool in _call_registration(mod, project, servers, values, node, cls, unresolved):
+                key = (id(tool.func), tool.name)
+                if key not in registered:
+                    registered.add(key)
+                    tools.append(tool)
     return tools
 
 
 def _call_registration(
-    mod: ParsedModule, project: Project, servers: ServerRegistry, call: cst.Call, cls: str | None
-) -> ToolDef | None:
+    mod: ParsedModule, project: Project, servers: ServerRegistry, values: Values, call: cst.Call,
+    cls: str | None, unresolved: list | None,
+) -> list[ToolDef]:
+    """Tools registered by a call: ``x.tool(name=...)(fn)``, ``x.tool(fn, name=...)``,
+    ``x.add_tool(fn, name=...)``, ``x.add_tool(Tool.from_function(fn, name=...))``, where ``fn``
+    is followed through local names, loop bindings, wrappers and imports (``values``)."""
     func = call.func
-    # x.tool(name=...)(fn)
+    name_call: cst.Call | None = None
     if (
         isinstance(func, cst.Call)
         and isinstance(func.func, cst.Attribute)
         and func.func.attr.value == "tool"
         and call.args
+        and call.args[0].keyword is None
     ):
-        server = servers.server_of(mod, func.func.value, project)
-        if server is None:
-            return None
-        target = _resolve_callable(mod, project, call.args[0].value, cls)
-        if target is None:
-            return None
-        tmod, fn, fcls = target
-        name = _tool_name_args(func, mod) or fn.name.value
-        return _make(tmod, servers, fn, server, name, fcls, call)
-    if not isinstance(func, cst.Attribute) or func.attr.value not in ("add_tool", "tool"):
-        return None
-    if not call.args or call.args[0].keyword is not None:
-        return None
-    server = servers.server_of(mod, func.value, project)
+        server = servers.server_of(mod, func.func.value, project, cls)
+        name_call = func
+    elif isinstance(func, cst.Attribute) and func.attr.value in ("add_tool", "tool"):
+        if not call.args or call.args[0].keyword is not None:
+            return []
+        server = servers.server_of(mod, func.value, project, cls)
+        name_call = call
+    else:
+        return []
     if server is None:
-        return None
+        return []
     first = call.args[0].value
-    name = None
-    for arg in call.args[1:]:
-        if arg.keyword is not None and arg.keyword.value == "name":
-            name = _literal_name(arg.value, mod)
-    # x.add_tool(Tool.from_function(fn, name=...))
-    if isinstance(first, cst.Call) and isinstance(first.func, cst.Attribute) and first.func.attr.value == "from_function":
-        if not first.args:
-            return None
-        for arg in first.args[1:]:
-            if arg.keyword is not None and arg.keyword.value == "name":
-                name = _literal_name(arg.value, mod)
-        first = first.args[0].value
     if isinstance(first, (cst.SimpleString, cst.ConcatenatedString)):
-        return None
-    target = _resolve_callable(mod, project, first, cls)
-    if target is None:
-        return None
-    tmod, fn, fcls = target
-    return _make(tmod, servers, fn, server, name or fn.name.value, fcls, call)
+        return []
+    scope, _, chain = context_of(mod, call)
+    envs = values.loop_envs(chain, mod, call) if any(
+        isinstance(a, (cst.For, cst.CompFor, cst.ListComp, cst.GeneratorExp, cst.SetComp)) for a, _ in chain) else [{}]
+    out: list[ToolDef] = []
+    for env in envs:
+        found = values.callables(Val(mod, first, scope, cls), env)
+        if not found:
+            legacy = _resolve_callable(mod, project, first, cls)
+            if legacy is not None:
+                tmod, fn, fcls = legacy
+                found = [(Val(tmod, fn, (fn,), fcls), None)]
+        for target, wrapper in found:
+            fn = target.node
+            assert isinstance(fn, cst.FunctionDef)
+            name = _registration_name(values, mod, name_call, scope, cls, env, skip_first=name_call is call)
+            if name is None and wrapper is not None:
+                name = _registration_name(values, wrapper.mod, wrapper.node, wrapper.scope, wrapper.cls, env, skip_first=True)
+            fcls = target.cls if target.mod.functions.get(f"{target.cls}.{fn.name.value}") is fn else None
+            out.append(_make(target.mod, servers, fn, server, name or fn.name.value, fcls, call))
+    if not out and unresolved is not None:
+        unresolved.append((mod, call, f"the function registered by `{_code(mod, call)}` could not be resolved"))
+    return out
+
+
+def _registration_name(values: Values, mod: ParsedModule, call: cst.Call, scope, cls, env,
+                       skip_first: bool) -> str | None:
+    """The ``name=`` (or, for ``x.tool("n")``, first positional) argument of a registration
+    call, evaluated through loop bindings and constants; None when absent or not a string."""
+    args = list(call.args)
+    for arg in args:
+        if arg.keyword is not None and arg.keyword.value == "name":
+            return _literal_name(arg.value, mod) or string_value(values, Val(mod, arg.value, scope, cls), env)
+    if not skip_first:
+        for arg in args:
+            if arg.keyword is None:
+                return _literal_name(arg.value, mod) or string_value(values, Val(mod, arg.value, scope, cls), env)
+    return None
+
+
+def _code(mod: ParsedModule, node: cst.CSTNode) -> str:
+    text = mod.tree.code_for_node(node).strip().splitlines()[0]
+    return text if len(text) <= 80 else text[:77] + "..."
 
 
 def _resolve_callable(

@@ -114,6 +114,8 @@ class ServerRegistry:
     def class_framework(self, mod: ParsedModule, node: cst.BaseExpression | None) -> str | None:
         if node is None:
             return None
+        if isinstance(node, cst.Subscript):  # a subscripted generic: ``FastMCP[AppContext]``
+            node = node.value
         qn = mod.imports.qualify(node)
         if qn and qn in self.classes:
             return self.classes[qn]
@@ -123,12 +125,19 @@ class ServerRegistry:
         return None
 
     def server_of(
-        self, mod: ParsedModule, node: cst.BaseExpression, project: Project | None = None
+        self, mod: ParsedModule, node: cst.BaseExpression, project: Project | None = None,
+        cls: str | None = None,
     ) -> tuple[str, str] | None:
-        """(server id, framework) when ``node`` denotes a server object, else None."""
+        """(server id, framework) when ``node`` denotes a server object, else None.
+
+        ``cls`` is the class whose body holds ``node``: ``self`` inside a subclass of a server
+        class (``class App(FastMCP): def setup(self): self.tool(fn)``) is that server."""
         dn = dotted_name(node)
         if dn is None:
             return None
+        if dn == "self" and cls is not None:
+            fw = self.classes.get(f"{mod.module_name}.{cls}")
+            return (f"{mod.module_name}.{cls}", fw) if fw else None
         local = f"{mod.module_name}.{dn}"
         if local in self.objects:
             return local, self.objects[local]

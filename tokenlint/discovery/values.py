@@ -1,0 +1,397 @@
+"""Following what is passed to a registration, wherever it comes from.
+
+A registration call names its tool with an expression: ``fn``, ``find_foo`` (reassigned from
+``wrap_filters(find, ...)``), ``func`` bound by ``for func, name, desc in get_all_functions():``,
+``self.describe`` or ``tool.handler``. This module answers, statically and conservatively, what
+such an expression may evaluate to:
+
+- ``Values.expand``: the expressions a name may hold (loop bindings, local assignments in the
+  enclosing functions, module assignments, imports across the run's modules, dict subscripts,
+  pass-through comprehensions, ``a + b`` of sequences, optionally the ``return`` values of
+  project functions called);
+- ``Values.elements``: the items a loop iterates over (list/tuple/set literals, dict keys,
+  ``d.items()`` pairs, ``list()``/``sorted()``/``tuple()`` of those, results of project
+  functions returning them);
+- ``Values.loop_envs``: the bindings of the ``for`` loops and comprehensions enclosing a node,
+  one environment per combination of items (at most ``MAX_ENVS``);
+- ``Values.callables``: the function definitions behind a callable expression, through wrapper
+  calls (``functools.partial(fn)``, ``wrap(fn, ...)``, ``Tool.from_function(fn)``) and factories
+  (a project function returning a nested ``def``).
+
+Everything is bounded (``MAX_DEPTH`` steps, a visited set), never raises on odd code, and costs
+nothing for modules without a registration that needs it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import libcst as cst
+
+from tokenlint.imports import dotted_name
+from tokenlint.project import ParsedModule, Project
+from tokenlint.walk import code_children, walk
+
+MAX_DEPTH = 8
+MAX_ENVS = 256
+
+
+@dataclass(frozen=True, eq=False)
+class Val:
+    """An expression with what is needed to read it: its module, the functions enclosing it
+    (innermost last, for local names) and the class holding it (for ``self``)."""
+
+    mod: ParsedModule
+    node: cst.CSTNode
+    scope: tuple[cst.FunctionDef, ...] = ()
+    cls: str | None = None
+
+
+Env = dict  # name -> Val
+
+
+def ancestors(mod: ParsedModule, node: cst.CSTNode) -> list[tuple[cst.CSTNode, str | None]]:
+    """The nodes enclosing ``node`` in ``mod`` (outermost first, ``node`` excluded), each with
+    the class it is in. Empty when ``node`` is not in ``mod``."""
+    mod.nodes()
+    index = mod._statement_of.get(id(node))
+    if index is None:
+        return []
+    root = mod.tree.body[index]
+    stack: list[tuple[cst.CSTNode, list]] = [(root, [])]
+    while stack:
+        current, path = stack.pop()
+        if current is node:
+            out = []
+            cls = None
+            for anc in path:
+                out.append((anc, cls))
+                if isinstance(anc, cst.ClassDef):
+                    cls = anc.name.value
+            return out
+        children = code_children(current)
+        for child in reversed(children):
+            stack.append((child, path + [current]))
+    return []
+
+
+def context_of(mod: ParsedModule, node: cst.CSTNode) -> tuple[tuple[cst.FunctionDef, ...], str | None, list]:
+    """(enclosing functions innermost last, enclosing class, the ancestor chain) of ``node``."""
+    chain = ancestors(mod, node)
+    scope = tuple(a for a, _ in chain if isinstance(a, cst.FunctionDef))
+    cls = None
+    for anc, _ in chain:
+        if isinstance(anc, cst.ClassDef):
+            cls = anc.name.value
+    return scope, cls, chain
+
+
+@dataclass
+class Values:
+    """The resolver over one run's modules (``project``), see the module docstring."""
+
+    project: Project
+    _assigns: dict[int, dict[str, list[cst.BaseExpression]]] = field(default_factory=dict)
+
+    # -- names ---------------------------------------------------------------------------------
+    def assignments(self, holder: cst.CSTNode) -> dict[str, list[cst.BaseExpression]]:
+        """``name -> [values assigned]`` for simple assignments in a function body or module
+        (nested functions and classes excluded; targets of tuple unpacking are skipped)."""
+        key = id(holder)
+        hit = self._assigns.get(key)
+        if hit is not None:
+            return hit
+        table: dict[str, list[cst.BaseExpression]] = {}
+        stack = list(code_children(holder.body if isinstance(holder, cst.FunctionDef) else holder))
+        while stack:
+            node = stack.pop()
+            if isinstance(node, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+                if isinstance(node, cst.FunctionDef) and not isinstance(holder, cst.Module):
+                    table.setdefault(node.name.value, []).append(node)  # type: ignore[arg-type]
+                continue
+            if isinstance(node, cst.Assign):
+                for t in node.targets:
+                    dn = dotted_name(t.target)
+                    if dn:
+                        table.setdefault(dn, []).append(node.value)
+            elif isinstance(node, cst.AnnAssign) and node.value is not None:
+                dn = dotted_name(node.target)
+                if dn:
+                    table.setdefault(dn, []).append(node.value)
+            if isinstance(node, cst.BaseExpression):
+                continue
+            stack.extend(code_children(node))
+        for values in table.values():
+            values.reverse()
+        self._assigns[key] = table
+        return table
+
+    def expand(self, v: Val, env: Env | None = None, *, calls: bool = False, depth: int = 0,
+               seen: set | None = None) -> list[Val]:
+        """The leaf expressions ``v`` may evaluate to (see the module docstring); a node that
+        cannot be followed is its own leaf. Function and class definitions are leaves too."""
+        env = env or {}
+        seen = set() if seen is None else seen
+        if depth > MAX_DEPTH or id(v.node) in seen:
+            return []
+        node = v.node
+        if isinstance(node, cst.Name):
+            seen = seen | {id(node)}
+            name = node.value
+            if name in env:
+                return self.expand(env[name], {}, calls=calls, depth=depth + 1, seen=seen)
+            for i in range(len(v.scope) - 1, -1, -1):
+                fn = v.scope[i]
+                values = self.assignments(fn).get(name)
+                if values:
+                    out: list[Val] = []
+                    for value in values:
+                        if isinstance(value, cst.FunctionDef):
+                            out.append(Val(v.mod, value, v.scope[: i + 1] + (value,), v.cls))
+                        else:
+                            out.extend(self.expand(Val(v.mod, value, v.scope[: i + 1], v.cls), env,
+                                                   calls=calls, depth=depth + 1, seen=seen))
+                    return out
+            return self.module_name(v.mod, name, calls=calls, depth=depth, seen=seen, cls=v.cls)
+        if isinstance(node, cst.Attribute):
+            dn = dotted_name(node)
+            if dn is not None:
+                head, _, rest = dn.partition(".")
+                if head in ("self", "cls") and v.cls and "." not in rest:
+                    fn = v.mod.functions.get(f"{v.cls}.{rest}")
+                    if fn is not None:
+                        return [Val(v.mod, fn, (fn,), v.cls)]
+                    return [v]
+                qn = v.mod.imports.qualify_dotted(dn) if head not in env else None
+                if qn:
+                    hit = self.project.resolve(qn)
+                    if hit is not None:
+                        return self.module_name(hit[0], hit[1], calls=calls, depth=depth + 1, seen=seen)
+            return [v]
+        if isinstance(node, cst.Subscript):
+            out = []
+            for table in self.expand(Val(v.mod, node.value, v.scope, v.cls), env, calls=calls, depth=depth + 1, seen=seen):
+                if isinstance(table.node, cst.Dict):
+                    for el in table.node.elements:
+                        if isinstance(el, cst.DictElement):
+                            out.extend(self.expand(Val(table.mod, el.value, table.scope, table.cls), {},
+                                                   calls=calls, depth=depth + 1, seen=seen))
+            return out or [v]
+        if isinstance(node, (cst.ListComp, cst.GeneratorExp, cst.SetComp)):
+            comp = node.for_in
+            if comp.inner_for_in is None and _same_target(node.elt, comp.target):
+                return self.expand(Val(v.mod, comp.iter, v.scope, v.cls), env, calls=calls, depth=depth + 1, seen=seen)
+            return [v]
+        if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Add):
+            return (self.expand(Val(v.mod, node.left, v.scope, v.cls), env, calls=calls, depth=depth + 1, seen=seen)
+                    + self.expand(Val(v.mod, node.right, v.scope, v.cls), env, calls=calls, depth=depth + 1, seen=seen))
+        if isinstance(node, cst.Call) and calls:
+            results = self.call_results(v, env, depth=depth, seen=seen)
+            if results:
+                return results
+        return [v]
+
+    def module_name(self, mod: ParsedModule, name: str, *, calls: bool, depth: int, seen: set,
+                    cls: str | None = None) -> list[Val]:
+        """What a module-level name (``name`` may be ``Class.method``) of ``mod`` holds: its
+        def, class, assigned values, or what it was imported as."""
+        fn = mod.functions.get(name)
+        if fn is not None:
+            owner = name.rpartition(".")[0] or None
+            return [Val(mod, fn, (fn,), owner)]
+        if name in mod.classes:
+            return [Val(mod, mod.classes[name], (), None)]
+        values = self.assignments(mod.tree).get(name)
+        if values:
+            out: list[Val] = []
+            for value in values:
+                out.extend(self.expand(Val(mod, value, (), None), {}, calls=calls, depth=depth + 1, seen=seen))
+            return out
+        qn = mod.imports.qualify_dotted(name)
+        if qn:
+            hit = self.project.resolve(qn)
+            if hit is not None and hit[0] is not mod:
+                return self.module_name(hit[0], hit[1], calls=calls, depth=depth + 1, seen=seen)
+        return []
+
+    def call_results(self, v: Val, env: Env, *, depth: int = 0, seen: set | None = None) -> list[Val]:
+        """The values a call of a project function may return (its ``return`` expressions,
+        expanded), or [] when the callee is not a project function."""
+        seen = seen or set()
+        call = v.node
+        assert isinstance(call, cst.Call)
+        out: list[Val] = []
+        for callee in self.expand(Val(v.mod, call.func, v.scope, v.cls), env, depth=depth + 1, seen=seen):
+            if not isinstance(callee.node, cst.FunctionDef):
+                continue
+            fn = callee.node
+            for ret in _returns(fn):
+                out.extend(self.expand(Val(callee.mod, ret, callee.scope or (fn,), callee.cls), {},
+                                       calls=True, depth=depth + 1, seen=seen | {id(call)}))
+        return out
+
+    # -- iteration -----------------------------------------------------------------------------
+    def elements(self, v: Val, env: Env | None = None, depth: int = 0) -> list[Val]:
+        """The items iterating ``v`` yields, when they can be listed; [] otherwise."""
+        out: list[Val] = []
+        for leaf in self.expand(v, env, calls=True, depth=depth):
+            node = leaf.node
+            if isinstance(node, (cst.List, cst.Tuple, cst.Set)):
+                for el in node.elements:
+                    if isinstance(el, cst.StarredElement):
+                        out.extend(self.elements(Val(leaf.mod, el.value, leaf.scope, leaf.cls), {}, depth + 1))
+                    else:
+                        out.append(Val(leaf.mod, el.value, leaf.scope, leaf.cls))
+            elif isinstance(node, cst.Dict):
+                for el in node.elements:
+                    if isinstance(el, cst.DictElement):
+                        out.append(Val(leaf.mod, el.key, leaf.scope, leaf.cls))
+            elif isinstance(node, cst.Call) and depth < MAX_DEPTH:
+                func = node.func
+                if isinstance(func, cst.Attribute) and func.attr.value in ("items", "values", "keys") and not node.args:
+                    for table in self.expand(Val(leaf.mod, func.value, leaf.scope, leaf.cls), {}, calls=True, depth=depth + 1):
+                        if not isinstance(table.node, cst.Dict):
+                            continue
+                        for el in table.node.elements:
+                            if not isinstance(el, cst.DictElement):
+                                continue
+                            if func.attr.value == "keys":
+                                out.append(Val(table.mod, el.key, table.scope, table.cls))
+                            elif func.attr.value == "values":
+                                out.append(Val(table.mod, el.value, table.scope, table.cls))
+                            else:
+                                pair = cst.Tuple([cst.Element(el.key), cst.Element(el.value)])
+                                out.append(Val(table.mod, pair, table.scope, table.cls))
+                elif dotted_name(func) in ("list", "tuple", "sorted", "reversed", "set", "iter") and node.args:
+                    out.extend(self.elements(Val(leaf.mod, node.args[0].value, leaf.scope, leaf.cls), {}, depth + 1))
+        return out
+
+    def loop_envs(self, chain: list[tuple[cst.CSTNode, str | None]], mod: ParsedModule,
+                  node: cst.CSTNode) -> list[Env]:
+        """One environment per combination of the items of the ``for`` loops (statements and
+        comprehensions) enclosing ``node`` that iterate over something listable; ``[{}]`` when
+        there is none. ``chain`` is ``ancestors(mod, node)``."""
+        envs: list[Env] = [{}]
+        scope: tuple[cst.FunctionDef, ...] = ()
+        cls = None
+        for anc, anc_cls in chain:
+            if isinstance(anc, cst.FunctionDef):
+                scope = scope + (anc,)
+            cls = anc_cls
+            loops: list[tuple[cst.BaseAssignTargetExpression, cst.BaseExpression]] = []
+            if isinstance(anc, cst.For):
+                loops.append((anc.target, anc.iter))
+            elif isinstance(anc, (cst.ListComp, cst.GeneratorExp, cst.SetComp, cst.DictComp)):
+                comp: cst.CompFor | None = anc.for_in
+                while comp is not None:
+                    loops.append((comp.target, comp.iter))
+                    comp = comp.inner_for_in
+            for target, it in loops:
+                nxt: list[Env] = []
+                for env in envs:
+                    items = self.elements(Val(mod, it, scope, cls), env)
+                    if not items:
+                        nxt.append(env)
+                        continue
+                    for item in items:
+                        bound = dict(env)
+                        bind(target, item, bound, self)
+                        nxt.append(bound)
+                envs = nxt[:MAX_ENVS]
+        return envs
+
+    # -- callables -----------------------------------------------------------------------------
+    def callables(self, v: Val, env: Env | None = None, depth: int = 0) -> list[tuple[Val, Val | None]]:
+        """The function definitions a callable expression may be, each with the wrapper call it
+        came through (``Tool.from_function(fn, name=...)``, ``partial(fn)``) or None."""
+        out: list[tuple[Val, Val | None]] = []
+        if depth > MAX_DEPTH:
+            return out
+        for leaf in self.expand(v, env, depth=depth):
+            node = leaf.node
+            if isinstance(node, cst.FunctionDef):
+                out.append((leaf, None))
+            elif isinstance(node, cst.Call):
+                positional = [a for a in node.args if a.keyword is None and not a.star]
+                wrapped: list[tuple[Val, Val | None]] = []
+                if positional:
+                    wrapped = self.callables(Val(leaf.mod, positional[0].value, leaf.scope, leaf.cls), env, depth + 1)
+                if not wrapped:
+                    for arg in node.args:
+                        if arg.keyword is not None and arg.keyword.value in ("fn", "func", "function", "handler"):
+                            wrapped = self.callables(Val(leaf.mod, arg.value, leaf.scope, leaf.cls), env, depth + 1)
+                if wrapped:
+                    out.extend((w, call or leaf) for w, call in wrapped)
+                    continue
+                for res in self.call_results(leaf, env or {}, depth=depth + 1):  # a factory
+                    if isinstance(res.node, cst.FunctionDef):
+                        out.append((res, None))
+        return out
+
+
+def bind(target: cst.CSTNode, item: Val, env: Env, values: Values | None = None) -> None:
+    """Bind a loop target to an item: a name to the item, a tuple target to the items of a
+    tuple/list literal, position by position (a starred target takes nothing)."""
+    if isinstance(target, cst.Name):
+        env[target.value] = item
+        return
+    if isinstance(target, (cst.Tuple, cst.List)):
+        node = item.node
+        if isinstance(node, cst.Name) and values is not None:  # an item that names a tuple constant
+            leaves = values.expand(item)
+            if len(leaves) == 1:
+                item, node = leaves[0], leaves[0].node
+        if not isinstance(node, (cst.Tuple, cst.List)):
+            return
+        for i, el in enumerate(target.elements):
+            if isinstance(el, cst.StarredElement) or i >= len(node.elements):
+                break
+            sub = node.elements[i]
+            if isinstance(sub, cst.StarredElement):
+                break
+            bind(el.value, Val(item.mod, sub.value, item.scope, item.cls), env, values)
+
+
+def _same_target(elt: cst.BaseExpression, target: cst.BaseExpression) -> bool:
+    if isinstance(elt, cst.Name) and isinstance(target, cst.Name):
+        return elt.value == target.value
+    if isinstance(elt, (cst.Tuple, cst.List)) and isinstance(target, (cst.Tuple, cst.List)):
+        return len(elt.elements) == len(target.elements) and all(
+            _same_target(a.value, b.value) for a, b in zip(elt.elements, target.elements))
+    return False
+
+
+def _returns(fn: cst.FunctionDef) -> list[cst.BaseExpression]:
+    """The values of ``return`` statements of ``fn`` (not of nested functions)."""
+    out: list[cst.BaseExpression] = []
+    stack = list(code_children(fn.body))
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+            continue
+        if isinstance(node, cst.Return) and node.value is not None:
+            out.append(node.value)
+            continue
+        if isinstance(node, cst.BaseExpression):
+            continue
+        stack.extend(code_children(node))
+    out.reverse()
+    return out
+
+
+def string_value(values: Values, v: Val, env: Env | None = None) -> str | None:
+    """The one string literal an expression may evaluate to (through names, loop bindings and
+    constants), else None."""
+    found: set[str] = set()
+    for leaf in values.expand(v, env):
+        node = leaf.node
+        if isinstance(node, (cst.SimpleString, cst.ConcatenatedString)):
+            s = node.evaluated_value
+            if isinstance(s, str):
+                found.add(s)
+                continue
+        return None
+    return found.pop() if len(found) == 1 else None
+
+
+__all__ = ["Val", "Values", "ancestors", "bind", "context_of", "string_value", "walk"]
