@@ -4,6 +4,8 @@
     python benchmarks/accuracy.py --checkouts DIR --clone         # clone missing repos first (network)
     python benchmarks/accuracy.py --checkouts DIR --labels L.jsonl --json out.json
     python benchmarks/accuracy.py --checkouts DIR --repo redis/mcp-redis -v
+    python benchmarks/fetch_pypi_set.py /tmp/pypi && \
+        python benchmarks/accuracy.py --labels benchmarks/data/pypi/labels.jsonl --checkouts /tmp/pypi
 
 The labels (`benchmarks/data/realworld/labels.jsonl`, one JSON object per tool) are the project's
 dev set, copied from the team's shared `realworld/` folder; `LABELLING.md` beside them gives their
@@ -50,6 +52,17 @@ PROJECT_MARKERS = ("pyproject.toml", "setup.py", "setup.cfg")
 def checkout_dir(checkouts: Path, repo: str, commit: str) -> Path:
     """The directory holding `repo` at `commit`: `<owner>+<name>@<commit[:8]>` under `checkouts`."""
     return checkouts / f"{repo.replace('/', '+')}@{commit[:8]}"
+
+
+def row_checkout(checkouts: Path, row: dict) -> Path:
+    """Where a label row's code lives: a GitHub checkout (`repo`, `commit`) or an extracted PyPI
+    sdist (`package`, `version`; the sdist's own top directory, see fetch_pypi_set.py)."""
+    if "package" in row:
+        sys.path.insert(0, str(HERE))
+        from fetch_pypi_set import sdist_dirs
+
+        return checkouts / sdist_dirs()[(row["package"], row["version"])]
+    return checkout_dir(checkouts, row["repo"], row["commit"])
 
 
 def clone(checkouts: Path, repo: str, commit: str) -> None:
@@ -139,13 +152,15 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     rows = [json.loads(line) for line in args.labels.read_text().splitlines() if line.strip()]
+    for row in rows:
+        row.setdefault("repo", row.get("package", ""))
     if args.repo:
         rows = [r for r in rows if r["repo"] in args.repo]
     roots: dict[tuple[Path, Path], list[dict]] = defaultdict(list)
     for row in rows:
-        if args.clone:
+        if args.clone and "commit" in row:
             clone(args.checkouts, row["repo"], row["commit"])
-        checkout = checkout_dir(args.checkouts, row["repo"], row["commit"])
+        checkout = row_checkout(args.checkouts, row)
         if not checkout.is_dir():
             sys.exit(f"missing checkout {checkout} (use --clone, or extract it there)")
         row["checkout"] = checkout.name

@@ -101,7 +101,8 @@ class Analyzer:
         if depth > MAX_HELPER_DEPTH:
             return None
         self._helpers[key] = None  # recursion guard
-        interp = FunctionInterpreter(self, module, fn, depth=depth + 1, helper=True)
+        owner = next((k.split(".")[0] for k, v in module.functions.items() if v is fn and "." in k), None)
+        interp = FunctionInterpreter(self, module, fn, depth=depth + 1, helper=True, class_name=owner)
         summary = interp.run(_body(fn))
         self._helpers[key] = summary
         return summary
@@ -300,8 +301,10 @@ class FunctionInterpreter:
         self.env[name] = flow
         if isinstance(value, cst.Await):
             value = value.expression
-        if isinstance(value, cst.Call):
-            self.assigned_from_call.add(name)
+        callee = self.mod.imports.qualify(value.func) if isinstance(value, cst.Call) else None
+        if isinstance(value, cst.Call) and not (callee and _stdlib(callee)) and \
+                not (callee is None and dotted_name(value.func) in _BUILTINS):
+            self.assigned_from_call.add(name)  # a value of the standard library is no client
         else:
             self.assigned_from_call.discard(name)
         if isinstance(value, cst.Dict):
@@ -577,7 +580,7 @@ class FunctionInterpreter:
             return frozenset({Marker("query", self.a.site(self.mod, node))})
         if attr in cat.SCALAR_ATTRIBUTES:
             return scalar_of(base)
-        return frozenset(t for t in base if not isinstance(t, Marker))
+        return frozenset(t for t in base if not isinstance(t, Marker) or t.kind == "object")
 
     def subscript(self, node: cst.Subscript) -> Flow:
         base = self.expr(node.value)
@@ -591,8 +594,10 @@ class FunctionInterpreter:
             if self.args_style == "mapping" and lit is not None and _is_arguments_name(base_name):
                 return self.mapping_param(lit, None, node, required=True)
             self.expr(key)
-            # an element or field keeps its source: rows iterate into ``r``, and ``r[0]`` is data
-            return frozenset(t for t in base if not isinstance(t, Marker))
+            base = _one_element(base)
+            # an element or field keeps its source: rows iterate into ``r``, and ``r[0]`` is data;
+            # an element of a table of clients is a client
+            return frozenset(t for t in base if not isinstance(t, Marker) or t.kind == "object")
         if isinstance(sl, cst.Slice):
             lower = self.expr(sl.lower) if sl.lower is not None else EMPTY
             if sl.upper is None:
@@ -750,6 +755,13 @@ class FunctionInterpreter:
 
         # helpers of this module / the run
         helper = self.resolve_helper(func)
+        if helper is None and method is not None:
+            # a method of an object whose class is in the run (``ci = get_ci(); ci.list_jobs()``)
+            for obj in markers(recv, "object"):
+                if obj.family:
+                    helper = self.a.project.find_function(f"{obj.family}.{method}")
+                    if helper is not None:
+                        break
         if helper is not None:
             return self.call_helper(node, *helper)
 
@@ -812,6 +824,14 @@ class FunctionInterpreter:
         if sql is not None:
             return sql
         shape = call_shape(name)
+        owner_name = (dotted_name(func.value) or "").split(".")[-1] if isinstance(func, cst.Attribute) else ""
+        if _CONSTRUCTOR_NAME.search(name) or (owner_name[:1].isupper() and _ALT_CONSTRUCTOR.match(name)):
+            # ``spec.fetcher_class(...)``, ``Model.model_validate(data)``, ``Cfg.from_env()``
+            self.summary.untraced.append(callee)
+            return union(frozenset({Marker("object", site, family=family)}),
+                         frozenset(t for t in args if not isinstance(t, Marker)))
+        if method is None and shape is Shape.UNKNOWN:
+            shape = Shape.RECORD  # a library function of scalars (``humanize.naturaldelta(d)``)
         if method is not None and shape is not Shape.SCALAR and name in _ELEMENT_VERBS:
             # ``client.containers.get(id)``, ``.run(...)``: one element of a plural collection
             owner = (dotted_name(func.value) or "").split(".")[-1] if isinstance(func, cst.Attribute) else ""
@@ -1130,6 +1150,10 @@ class FunctionInterpreter:
         if method in cat.SCALAR_METHODS:
             self._args_flow(node)
             return scalar_of(recv)
+        if method in ("get", "pop") and args and any(_is_collection_src(t) for t in recv):
+            # ``NOTES.get(name)``: one element of a run-time collection, not all of it
+            self._args_flow(node)
+            return _one_element(recv)
         chain = markers(recv, "query", "cursor")
         if chain and method not in ("join", "format"):
             # builder chains (``.filter().order_by().offset()``) keep the query and its bound
@@ -1505,6 +1529,11 @@ _STDLIB = frozenset(getattr(sys, "stdlib_module_names", ())) | {"builtins", "typ
 _ELSEWHERE = frozenset({"run_sync", "to_thread", "run_in_executor", "submit", "partial",
                         "run_in_threadpool", "asyncify", "defer_to_thread", "run_blocking"})
 
+#: Callee names that make an object: a class held in a variable or attribute, a factory.
+_CONSTRUCTOR_NAME = re.compile(r"(^|_)(class|cls|factory|constructor|type)$", re.I)
+#: Alternative constructors called on a class (``Model.model_validate(d)``, ``Cfg.from_env()``).
+_ALT_CONSTRUCTOR = re.compile(r"^(from_\w+|model_validate(_json)?|parse_(obj|raw)|construct|model_construct|validate)$")
+
 #: Verbs that, on a plural collection (``containers``, ``Customer.objects``), act on one element.
 _ELEMENT_VERBS = frozenset({"get", "run", "retrieve", "fetch", "find_one", "load", "get_one", "one"})
 
@@ -1592,3 +1621,12 @@ def _limit_like(name: str) -> bool:
     """A parameter name that reads as "how many" (``limit``, ``max_results``, ``top_k``), not a
     position (``start``, ``stop``, ``offset``)."""
     return name.replace("_", "").lower() in _LIMIT_KEYWORDS or bool(_LIMIT_WORDS & set(_words(name)))
+
+
+def _is_collection_src(t) -> bool:
+    return isinstance(t, Src) and t.code == "TL108" and t.what.endswith("(filled at run time)")
+
+
+def _one_element(flow: Flow) -> Flow:
+    """An element of a run-time collection (``notes[name]``) is one record: drop the collection."""
+    return frozenset(t for t in flow if not _is_collection_src(t))

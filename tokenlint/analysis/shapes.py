@@ -72,7 +72,9 @@ RECORD_VERBS = frozenset({
     "vote", "star", "unstar", "watch", "unwatch", "pin", "unpin", "merge", "rebase", "revert",
     "cherry", "fork", "transfer", "import", "encode", "decode", "hash", "sign", "encrypt",
     "decrypt", "compress", "decompress", "format", "now", "today", "utcnow", "current",
-    "translate", "calculate", "compute", "convert_time", "to", "as", "build",
+    "translate", "calculate", "compute", "convert_time", "to", "as", "build", "repost", "pull",
+    "share", "retweet", "forward", "quote", "upvote", "downvote", "react", "block", "unblock",
+    "mute", "unmute", "bookmark", "subscribe", "join", "leave", "invite", "kick", "ban",
 })
 
 #: Words meaning a number or a flag.
