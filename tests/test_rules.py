@@ -58,5 +58,5 @@ def test_every_rule_is_documented_and_exemplified():
 
 def test_catalogue_is_complete():
     assert set(REGISTRY) == {
-        "TL001", "TL101", "TL102", "TL103", "TL104", "TL105", "TL106", "TL107", "TL108", "TL201", "TL301", "TL401",
+        "TL001", "TL002", "TL101", "TL102", "TL103", "TL104", "TL105", "TL106", "TL107", "TL108", "TL201", "TL301", "TL401",
     }

@@ -26,9 +26,9 @@ from tokenlint.analysis.interpreter import Analyzer
 from tokenlint.codemods.plan import unfixable_reason
 from tokenlint.config import Settings
 from tokenlint.discovery import ToolDef
-from tokenlint.discovery.fastmcp import find_fastmcp_tools
-from tokenlint.discovery.lowlevel import find_lowlevel_tools
+from tokenlint.discovery.run import discover_module
 from tokenlint.discovery.servers import ServerRegistry
+from tokenlint.discovery.values import Values
 from tokenlint.files import SourcePath, expand_paths
 from tokenlint.model import Finding, ToolReport
 from tokenlint.parsing import parse_source
@@ -114,10 +114,12 @@ def analyse_group(members: list[Candidate], plan: RunPlan, settings: Settings, *
     ctx = RuleContext(settings)
     rules = [r() for r in all_rules() if r.code != "TL001" and settings.selects(r.code)]
     suppress_cache: dict[str, dict[int, frozenset[str]]] = {}
+    values = Values(project)
     for mod, text in parsed:
         suppress_cache[mod.display_path] = suppressions(text)
         try:
-            discovered = find_fastmcp_tools(mod, project, servers) + find_lowlevel_tools(mod, project, servers)
+            discovered, unresolved = discover_module(mod, project, servers, values)
+            out.findings.extend(_unresolved_findings(unresolved, suppress_cache, project, settings))
         except RecursionError:
             out.findings.append(file_finding(mod.display_path, 1, 1, "too deeply nested to analyse"))
             continue
@@ -158,6 +160,23 @@ def analyse_group(members: list[Candidate], plan: RunPlan, settings: Settings, *
             out.findings.extend(tool_findings)
     for name in sorted(project.looked_up - own):
         out.looked_up[name] = plan.digest_of_module(name)
+    return out
+
+
+def _unresolved_findings(unresolved, cache, project: Project, settings: Settings) -> list[Finding]:
+    """TL002 for each registration discovery could not resolve (unless suppressed or ignored)."""
+    from tokenlint.rules.tl002_unresolved_registration import UnresolvedRegistration
+
+    out = []
+    for u in unresolved:
+        line, col = u.module.position(u.node)[:2]
+        f = UnresolvedRegistration.finding(u.module.display_path, line, col, u.reason)
+        table = cache.get(f.path)
+        if table is None:
+            table = cache[f.path] = _suppressions_for(f.path, project)
+        if f.code in table.get(f.line, frozenset()) or file_ignored(f, settings) or not settings.selects(f.code):
+            continue
+        out.append(f)
     return out
 
 

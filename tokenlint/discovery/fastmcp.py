@@ -8,11 +8,24 @@ name=...)``, ``x.add_tool(Tool.from_function(fn, name=...))``, ``x.tool(fn)``, a
 
 from __future__ import annotations
 
+import weakref
+
 import libcst as cst
 
 from tokenlint.discovery import ToolDef, function_body
 from tokenlint.discovery.servers import ServerRegistry, _string
-from tokenlint.discovery.values import Val, Values, context_of, string_value
+from tokenlint.discovery.values import (
+    Val,
+    Values,
+    class_derived_name,
+    class_of,
+    context_of,
+    find_method,
+    instance_attr,
+    string_value,
+    subclasses,
+)
+from tokenlint.walk import walk
 from tokenlint.imports import dotted_name
 from tokenlint.project import ParsedModule, Project
 
@@ -73,6 +86,12 @@ def find_fastmcp_tools(mod: ParsedModule, project: Project, servers: ServerRegis
                 tools.append(_make(mod, servers, node, server, name, cls, dec))
                 registered.add((id(node), tools[-1].name))
                 break
+        elif isinstance(node, cst.Assign) and isinstance(node.targets[0].target, cst.Subscript):
+            for tool in _registry_write(mod, project, servers, values, node, cls, unresolved):
+                key = (id(tool.func), tool.name)
+                if key not in registered:
+                    registered.add(key)
+                    tools.append(tool)
         elif isinstance(node, cst.Call):
             for tool in _call_registration(mod, project, servers, values, node, cls, unresolved):
                 key = (id(tool.func), tool.name)
@@ -134,6 +153,123 @@ def _call_registration(
     if not out and unresolved is not None:
         unresolved.append((mod, call, f"the function registered by `{_code(mod, call)}` could not be resolved"))
     return out
+
+
+def _registry_write(
+    mod: ParsedModule, project: Project, servers: ServerRegistry, values: Values, assign: cst.Assign,
+    cls: str | None, unresolved: list | None,
+) -> list[ToolDef]:
+    """Tools written straight into a server's tool table: ``mcp._tool_manager._tools[key] =
+    value`` (any attribute chain on a server ending in a ``*tools`` attribute).
+
+    ``value`` is followed like a registration's argument (``Tool.from_function(fn)``); when it
+    wraps a plugin object instead (``make_tool(obj)``), the objects are the items the enclosing
+    loop iterates over, or, when those cannot be listed, the project subclasses of the loop
+    variable's declared type (``def iter_tools(self) -> Iterator[BaseTool]``) in that class's
+    package. Each object's tool is the method its classes implement (the one the value names,
+    else the method most subclasses define that the base does not), named by ``key``
+    (``obj.name``, a method returning a literal or deriving the name from the class name)."""
+    target = assign.targets[0].target
+    assert isinstance(target, cst.Subscript)
+    table = dotted_name(target.value)
+    if not table or "." not in table or not table.rsplit(".", 1)[1].lower().endswith("tools"):
+        return []
+    head = table.split(".")[0]
+    server = servers.server_of(mod, cst.Name(head), project, cls)
+    if server is None or len(target.slice) != 1 or not isinstance(target.slice[0].slice, cst.Index):
+        return []
+    key = target.slice[0].slice.value
+    scope, _, chain = context_of(mod, assign)
+    out: list[ToolDef] = []
+    for env in values.loop_envs(chain, mod, assign):
+        for fn_val, wrapper in values.callables(Val(mod, assign.value, scope, cls), env):
+            fn = fn_val.node
+            name = string_value(values, Val(mod, key, scope, cls), env) or fn.name.value
+            out.append(_make(fn_val.mod, servers, fn, server, name, fn_val.cls, assign))
+    if out:
+        return out
+    loops = [a for a, _ in chain if isinstance(a, cst.For) and isinstance(a.target, cst.Name)]
+    if loops:
+        loop = loops[-1]
+        var = loop.target.value
+        objs = _plugin_classes(values, mod, scope, cls, loop)
+        method = _named_method(assign.value, var)
+        for cmod, cdef in objs:
+            meth_name = method or _implemented_method(values, objs)
+            hit = find_method(values, cmod, cdef, meth_name) if meth_name else None
+            if hit is None:
+                continue
+            name = _object_name(values, cmod, cdef, key, var)
+            if name is None:
+                continue
+            mmod, fn, owner = hit
+            out.append(_make(mmod, servers, fn, server, name, owner, fn))
+    if not out and unresolved is not None:
+        unresolved.append((mod, assign, f"the tools written into `{table}` by `{_code(mod, assign)}` could not be resolved"))
+    return out
+
+
+def _plugin_classes(values: Values, mod, scope, cls, loop: cst.For):
+    """The classes of the objects a loop iterates over (items listed, else subclasses of the
+    item type declared by the iterable's return annotation)."""
+    out = []
+    for item in values.elements(Val(mod, loop.iter, scope, cls)):
+        for leaf in values.expand(item):
+            node = leaf.node.func if isinstance(leaf.node, cst.Call) else leaf.node
+            hit = class_of(values, Val(leaf.mod, node, leaf.scope, leaf.cls))
+            if hit is not None and all(hit[1] is not c for _, c in out):
+                out.append(hit)
+    if out:
+        return out
+    it = loop.iter
+    if isinstance(it, cst.Call):
+        for callee in values.expand(Val(mod, it.func, scope, cls)):
+            fn = callee.node
+            if isinstance(fn, cst.FunctionDef) and fn.returns is not None:
+                ann = fn.returns.annotation
+                if isinstance(ann, cst.Subscript) and len(ann.slice) == 1 and isinstance(ann.slice[0].slice, cst.Index):
+                    ann = ann.slice[0].slice.value
+                base = class_of(values, Val(callee.mod, ann))
+                if base is not None:
+                    return subclasses(values, base[0], base[1])
+    return []
+
+
+def _named_method(node: cst.CSTNode, var: str) -> str | None:
+    """``m`` when ``node`` passes the bound method ``var.m`` (not a call of it)."""
+    called = {id(n.func) for n in walk(node) if isinstance(n, cst.Call)}
+    for n in walk(node):
+        if isinstance(n, cst.Attribute) and dotted_name(n.value) == var and id(n) not in called:
+            return n.attr.value
+    return None
+
+
+def _implemented_method(values: Values, classes) -> str | None:
+    """The public method most of ``classes`` define in their own body (the plugin's entry)."""
+    counts: dict[str, int] = {}
+    for cmod, cdef in classes:
+        for item in cdef.body.body if isinstance(cdef.body, cst.IndentedBlock) else ():
+            if isinstance(item, cst.FunctionDef) and not item.name.value.startswith("_"):
+                counts[item.name.value] = counts.get(item.name.value, 0) + 1
+    if not counts:
+        return None
+    best = max(counts.values())
+    winners = sorted(n for n, c in counts.items() if c == best)
+    return winners[0] if best * 2 > len(classes) else None
+
+
+def _object_name(values: Values, cmod, cdef, key: cst.BaseExpression, var: str) -> str | None:
+    """The client name ``key`` gives an instance of ``cdef``: ``var.attr`` or ``var.method()``."""
+    if isinstance(key, cst.Call):
+        key = key.func
+        if isinstance(key, cst.Attribute) and dotted_name(key.value) == var:
+            hit = find_method(values, cmod, cdef, key.attr.value)
+            if hit is not None:
+                return class_derived_name(values, hit[0], cdef, hit[1])
+        return None
+    if isinstance(key, cst.Attribute) and dotted_name(key.value) == var:
+        return instance_attr(values, cmod, cdef, key.attr.value)
+    return None
 
 
 def _registration_name(values: Values, mod: ParsedModule, call: cst.Call, scope, cls, env,
@@ -234,10 +370,18 @@ def _resolve_direct(
 
 
 def _find_nested_def(mod: ParsedModule, name: str) -> cst.FunctionDef | None:
-    for node, _ in mod.nodes():
-        if isinstance(node, cst.FunctionDef) and node.name.value == name:
-            return node
-    return None
+    """The first ``def name`` anywhere in the module (an index built once per module)."""
+    index = _DEFS.get(mod)
+    if index is None:
+        index = {}
+        for node, _ in mod.nodes():
+            if isinstance(node, cst.FunctionDef):
+                index.setdefault(node.name.value, node)
+        _DEFS[mod] = index
+    return index.get(name)
+
+
+_DEFS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 def _make(

@@ -20,35 +20,75 @@ import libcst as cst
 
 from tokenlint.discovery import ToolDef, function_body
 from tokenlint.discovery.servers import ServerRegistry, _string, _walk
+from tokenlint.discovery.values import (
+    Val,
+    Values,
+    bind_args,
+    class_of,
+    context_of,
+    find_method,
+    instance_attr,
+    string_value,
+)
 from tokenlint.imports import dotted_name
 from tokenlint.project import ParsedModule, Project
 
 FRAMEWORK = "mcp-lowlevel"
 
 
-def find_lowlevel_tools(mod: ParsedModule, project: Project, servers: ServerRegistry) -> list[ToolDef]:
+def find_lowlevel_tools(mod: ParsedModule, project: Project, servers: ServerRegistry,
+                        values: Values | None = None, unresolved: list | None = None) -> list[ToolDef]:
+    """Every tool of the low-level ``call_tool`` handlers in ``mod`` (one per dispatch branch,
+    registry entry or handler object; see the module docstring). A handler dispatching to
+    objects tokenlint cannot list is appended to ``unresolved`` as ``(module, node, reason)``."""
+    values = values or Values(project)
     handlers: list[cst.FunctionDef] = []
+    listers: list[cst.FunctionDef] = []
     for node, _cls in mod.nodes():
         if isinstance(node, cst.FunctionDef):
             for dec in node.decorators:
                 expr = dec.decorator
                 target = expr.func if isinstance(expr, cst.Call) else expr
-                if isinstance(target, cst.Attribute) and target.attr.value == "call_tool":
+                if isinstance(target, cst.Attribute) and target.attr.value in ("call_tool", "list_tools"):
                     srv = servers.server_of(mod, target.value, project)
                     if srv is not None and srv[1] == FRAMEWORK:
-                        handlers.append(node)
+                        (handlers if target.attr.value == "call_tool" else listers).append(node)
         elif isinstance(node, cst.Call):
             if servers.class_framework(mod, node.func) != FRAMEWORK:
                 continue
             for arg in node.args:
-                if arg.keyword is not None and arg.keyword.value == "on_call_tool":
+                if arg.keyword is not None and arg.keyword.value in ("on_call_tool", "on_list_tools"):
                     fn = _function_named(mod, dotted_name(arg.value))
                     if fn is not None:
-                        handlers.append(fn)
+                        (handlers if arg.keyword.value == "on_call_tool" else listers).append(fn)
+    listed: list[str] = []
+    for lister in listers:
+        for name in _listed_names(mod, values, lister):
+            if name not in listed:
+                listed.append(name)
     tools: list[ToolDef] = []
     for handler in handlers:
-        tools.extend(_dispatch_tools(mod, handler))
+        tools.extend(_dispatch_tools(mod, handler, values, listed, unresolved))
     return tools
+
+
+def _listed_names(mod: ParsedModule, values: Values, lister: cst.FunctionDef) -> list[str]:
+    """The literal ``name=`` of every ``Tool(...)`` a ``list_tools`` handler builds."""
+    out = []
+    scope = context_of(mod, lister)[0] + (lister,)
+    for node in _walk(lister):
+        if not isinstance(node, cst.Call):
+            continue
+        dn = dotted_name(node.func) or ""
+        qn = mod.imports.qualify(node.func) or dn
+        if not (dn == "Tool" or qn.endswith(".Tool")):
+            continue
+        for arg in node.args:
+            if arg.keyword is not None and arg.keyword.value == "name":
+                name = _string(arg.value) or string_value(values, Val(mod, arg.value, scope))
+                if name is not None:
+                    out.append(name)
+    return out
 
 
 def _function_named(mod: ParsedModule, name: str | None) -> cst.FunctionDef | None:
@@ -62,9 +102,13 @@ def _function_named(mod: ParsedModule, name: str | None) -> cst.FunctionDef | No
 
 
 class _Dispatch:
-    def __init__(self, mod: ParsedModule, handler: cst.FunctionDef) -> None:
+    def __init__(self, mod: ParsedModule, handler: cst.FunctionDef, values: Values | None = None) -> None:
         self.mod = mod
         self.handler = handler
+        self.values = values
+        self.scope = context_of(mod, handler)[0] + (handler,) if values is not None else (handler,)
+        #: ``if name != "x": raise``: the names a single-tool handler accepts, and the guard
+        self.guard: tuple[list[str], cst.CSTNode] | None = None
         self.subjects: set[str] = set()
         params = [p.name.value for p in handler.params.params if p.name.value not in ("self", "cls")]
         for p in params:
@@ -81,13 +125,29 @@ class _Dispatch:
                     if dn:
                         self.subjects.add(dn)
         self.tools: list[ToolDef] = []
+        #: names found in a literal registry (dict of handlers, list of handler objects)
+        self.registry_names: set[str] = set()
 
     def is_subject(self, node: cst.BaseExpression) -> bool:
         dn = dotted_name(node)
         return dn is not None and dn in self.subjects
 
     def names_of(self, node: cst.BaseExpression) -> list[str]:
-        return literal_names(self.mod, node)
+        names = literal_names(self.mod, node)
+        if names or self.values is None or not isinstance(node, cst.Attribute):
+            return names
+        # ``handler.name`` of a handler object: ``handler = SomeHandler()`` (a class attribute
+        # ``name = "x"`` or ``self.name = ...`` set in ``__init__``)
+        for leaf in self.values.expand(Val(self.mod, node.value, self.scope)):
+            if isinstance(leaf.node, cst.Call):
+                hit = class_of(self.values, Val(leaf.mod, leaf.node.func, leaf.scope, leaf.cls))
+                if hit is not None:
+                    args = bind_args(self.values, hit[0], hit[1], list(leaf.node.args), leaf)
+                    name = instance_attr(self.values, hit[0], hit[1], node.attr.value, args)
+                    if name is not None:
+                        return [name]
+        value = string_value(self.values, Val(self.mod, node, self.scope))
+        return [value] if value is not None else []
 
     # -- walking ------------------------------------------------------------------------------
     def visit_block(self, stmts) -> None:
@@ -115,6 +175,9 @@ class _Dispatch:
                 self.visit_lookup(small)
 
     def visit_if(self, node: cst.If) -> None:
+        guard = self.guard_names(node.test)
+        if guard and self.guard is None and _exits(node.body):
+            self.guard = (guard, node)
         names = self.test_names(node.test)
         if names:
             for name in names:
@@ -136,6 +199,20 @@ class _Dispatch:
                 if self.is_subject(right):
                     return self.names_of(test.left)
             if isinstance(op, cst.In) and self.is_subject(test.left):
+                return self.names_of(right)
+        return []
+
+    def guard_names(self, test: cst.BaseExpression) -> list[str]:
+        """``name != "x"`` / ``name not in ("x", "y")``: the names a guard lets through."""
+        if isinstance(test, cst.Comparison) and len(test.comparisons) == 1:
+            op = test.comparisons[0].operator
+            right = test.comparisons[0].comparator
+            if isinstance(op, cst.NotEqual):
+                if self.is_subject(test.left):
+                    return self.names_of(right)
+                if self.is_subject(right):
+                    return self.names_of(test.left)
+            if isinstance(op, cst.NotIn) and self.is_subject(test.left):
                 return self.names_of(right)
         return []
 
@@ -179,6 +256,7 @@ class _Dispatch:
                     fn = self.handler_function(el.value)
                     if fn is not None:
                         self.add(name, el, function_body(fn), func=fn)
+                        self.registry_names.add(name)
 
     def visit_handler_loop(self, loop: cst.For) -> None:
         """``for tool in TOOLS: if tool.name == name: return await tool.run(arguments)``."""
@@ -214,6 +292,7 @@ class _Dispatch:
             fn = self.mod.functions.get(f"{cls.name.value}.{method}")
             if name and fn is not None:
                 self.add(name, el, function_body(fn), func=fn, class_name=cls.name.value)
+                self.registry_names.add(name)
 
     def dict_literal(self, name: str | None) -> cst.Dict | None:
         return self._literal(name, cst.Dict)  # type: ignore[return-value]
@@ -239,14 +318,14 @@ class _Dispatch:
             return None
         return self.mod.functions.get(dn.split(".")[-1]) or _function_named(self.mod, dn)
 
-    def add(self, name, anchor, body, func=None, class_name=None) -> None:
+    def add(self, name, anchor, body, func=None, class_name=None, module=None) -> None:
         fn = func or self.handler
         self.tools.append(
             ToolDef(
                 name=name,
                 function=fn.name.value,
                 framework=FRAMEWORK,
-                module=self.mod,
+                module=module or self.mod,
                 func=fn,
                 body=list(body),
                 anchor=anchor,
@@ -303,11 +382,199 @@ def _class_attr_literal(cls: cst.ClassDef, attr: str) -> str | None:
     return None
 
 
-def _dispatch_tools(mod: ParsedModule, handler: cst.FunctionDef) -> list[ToolDef]:
-    d = _Dispatch(mod, handler)
+def _exits(block) -> bool:
+    """Whether a block ends by raising or returning (a guard's body)."""
+    body = function_body_of(block)
+    if not body:
+        return False
+    last = body[-1]
+    if isinstance(last, cst.SimpleStatementLine):
+        return any(isinstance(small, (cst.Raise, cst.Return)) for small in last.body)
+    return False
+
+
+def _object_dispatch(d: _Dispatch, fallback: bool = True) -> bool:
+    """Tools behind a handler that looks the called object up by the tool name:
+    ``h = REGISTRY[name]`` / ``REGISTRY.get(name)`` / ``get_handler(name)`` then
+    ``h.run_tool(arguments)``; ``handler = next(t.handler for t in TOOLS if t.name == name)``
+    then ``handler(...)``; ``for t in TOOLS: if t.name == name: return t.run(arguments)``.
+
+    The objects are the items of the registry when it can be listed (a literal, a list built
+    by a function, a filtered comprehension of one), else every instance of a project class
+    with that method created in the handler's module. Each object gives a tool named by its
+    ``name`` (a keyword of the record, or the instance attribute) whose line is the method's
+    (or the handler function's) ``def``. False when the handler dispatches to no object."""
+    values = d.values
+    if values is None:
+        return False
+    derived: dict[str, cst.BaseExpression] = {}
+    for node in _walk(d.handler):
+        if isinstance(node, cst.Assign) and any(
+            isinstance(n, (cst.Name, cst.Attribute)) and d.is_subject(n) for n in _walk(node.value)
+        ):
+            for t in node.targets:
+                if isinstance(t.target, cst.Name):
+                    derived[t.target.value] = node.value
+    uses: list[tuple[cst.BaseExpression, str | None, cst.Call]] = []  # (source, method, call)
+    for node in _walk(d.handler):
+        if not isinstance(node, cst.Call):
+            continue
+        func = node.func
+        if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value in derived:
+            uses.append((derived[func.value.value], func.attr.value, node))
+        elif isinstance(func, cst.Name) and func.value in derived:
+            uses.append((derived[func.value], None, node))
+        elif isinstance(func, cst.Attribute) and isinstance(func.value, (cst.Subscript, cst.Call)) and any(
+            isinstance(n, (cst.Name, cst.Attribute)) and d.is_subject(n) for n in _walk(func.value)
+        ):
+            uses.append((func.value, func.attr.value, node))
+    # ``for t in TOOLS: if t.name == name: t.run(...)``
+    for node in _walk(d.handler):
+        if isinstance(node, cst.For) and isinstance(node.target, cst.Name):
+            var = node.target.value
+            key = _compared_attr(d, node.body, var)
+            if key is None:
+                continue
+            for inner in _walk(node.body):
+                if (isinstance(inner, cst.Call) and isinstance(inner.func, cst.Attribute)
+                        and dotted_name(inner.func.value) == var):
+                    _add_objects(d, values.elements(Val(d.mod, node.iter, d.scope)), inner.func.attr.value, None, key)
+                    return bool(d.tools)
+    for source, method, _call in uses:
+        items, attr, key = _registry_items(d, values, source)
+        if method is None and attr is None:
+            continue
+        if items is None:
+            if method is None or not fallback:
+                continue
+            items = _instances_with(d, values, method)
+        if attr is not None:  # ``next(t.handler for t in TOOLS ...)`` then ``handler(...)``
+            _add_objects(d, items, None, attr, key)
+        else:
+            _add_objects(d, items, method, None, key)
+        if d.tools:
+            return True
+    return False
+
+
+def _compared_attr(d: _Dispatch, body: cst.CSTNode, var: str) -> str | None:
+    """``attr`` when ``body`` compares ``var.attr`` with the dispatch subject."""
+    for n in _walk(body):
+        if isinstance(n, cst.Comparison) and len(n.comparisons) == 1 and isinstance(n.comparisons[0].operator, cst.Equal):
+            left, right = n.left, n.comparisons[0].comparator
+            for a, b in ((left, right), (right, left)):
+                dn = dotted_name(a)
+                if dn and dn.startswith(var + ".") and dn.count(".") == 1 and d.is_subject(b):
+                    return dn.split(".")[1]
+    return None
+
+
+def _registry_items(d: _Dispatch, values: Values, source: cst.BaseExpression):
+    """(items or None, the attribute called on a matching item or None, the key attribute)."""
+    for n in _walk(source):
+        if isinstance(n, (cst.GeneratorExp, cst.ListComp)) and isinstance(n.for_in.target, cst.Name):
+            var = n.for_in.target.value
+            key = None
+            for cond in n.for_in.ifs:
+                key = key or _compared_attr(d, cond, var)
+            if key is None:
+                continue
+            attr = None
+            dn = dotted_name(n.elt)
+            if dn and dn.startswith(var + "."):
+                attr = dn.split(".", 1)[1]
+            return values.elements(Val(d.mod, n.for_in.iter, d.scope)), attr, key
+    table = None
+    if isinstance(source, cst.Subscript):
+        table = source.value
+    elif isinstance(source, cst.Call) and isinstance(source.func, cst.Attribute) and source.func.attr.value == "get":
+        table = source.func.value
+    if table is not None:
+        items: list[Val] = []
+        for leaf in values.expand(Val(d.mod, table, d.scope), calls=True):
+            if isinstance(leaf.node, cst.Dict):
+                for el in leaf.node.elements:
+                    if isinstance(el, cst.DictElement):
+                        items.append(Val(leaf.mod, el.value, leaf.scope, leaf.cls))
+        if items:
+            return items, None, "name"
+    return None, None, "name"
+
+
+def _instances_with(d: _Dispatch, values: Values, method: str) -> list[Val]:
+    """Instances of project classes defining ``method`` created in the handler's module."""
+    out: list[Val] = []
+    seen: set[int] = set()
+    for node, cls in d.mod.nodes():
+        if not isinstance(node, cst.Call):
+            continue
+        dn = dotted_name(node.func)
+        if not dn or not dn.split(".")[-1][:1].isupper():
+            continue
+        hit = class_of(values, Val(d.mod, node.func))
+        if hit is None or id(hit[1]) in seen or find_method(values, hit[0], hit[1], method) is None:
+            continue
+        seen.add(id(hit[1]))
+        out.append(Val(d.mod, node, context_of(d.mod, node)[0], cls))
+    return out
+
+
+def _add_objects(d: _Dispatch, items: list[Val], method: str | None, attr: str | None, key: str) -> None:
+    values = d.values
+    assert values is not None
+    for item in items:
+        for leaf in values.expand(item):
+            call = leaf.node
+            if not isinstance(call, cst.Call):
+                continue
+            fn_val = None
+            name = None
+            kw = {a.keyword.value: a.value for a in call.args if a.keyword is not None}
+            if attr is not None and attr in kw:  # a record: ``Tool(name="x", handler=fn)``
+                found = values.callables(Val(leaf.mod, kw[attr], leaf.scope, leaf.cls))
+                if found:
+                    fn_val = found[0][0]
+                if key in kw:
+                    name = string_value(values, Val(leaf.mod, kw[key], leaf.scope, leaf.cls))
+                if fn_val is not None and name is not None:
+                    fn = fn_val.node
+                    d.add(name, fn, function_body(fn), func=fn, module=fn_val.mod)
+                continue
+            hit = class_of(values, Val(leaf.mod, call.func, leaf.scope, leaf.cls))
+            if hit is None:
+                continue
+            meth = find_method(values, hit[0], hit[1], method or attr or "")
+            if meth is None:
+                continue
+            args = bind_args(values, hit[0], hit[1], list(call.args), leaf)
+            name = instance_attr(values, hit[0], hit[1], key, args)
+            if name is None:
+                continue
+            mmod, fn, owner = meth
+            d.add(name, fn, function_body(fn), func=fn, class_name=owner, module=mmod)
+
+
+def _dispatch_tools(mod: ParsedModule, handler: cst.FunctionDef, values: Values | None = None,
+                    listed: list[str] | None = None, unresolved: list | None = None) -> list[ToolDef]:
+    d = _Dispatch(mod, handler, values)
     d.visit_block(function_body(handler))
+    branches, d.tools = d.tools, []
+    # objects looked up by name win over branches that only special-case some names, not
+    # over a literal registry's entries
+    registry = [t for t in branches if t.name in d.registry_names]
+    _object_dispatch(d, fallback=not branches)
+    d.tools = registry + d.tools + branches
     if not d.tools:
-        d.add(handler.name.value, handler, function_body(handler))
+        if d.guard is not None:  # a single tool: ``if name != "x": raise``
+            for name in d.guard[0]:
+                d.add(name, d.guard[1], function_body(handler))
+        elif listed and len(listed) == 1:  # a single tool named by ``list_tools``
+            d.add(listed[0], handler, function_body(handler))
+        else:
+            d.add(handler.name.value, handler, function_body(handler))
+            if unresolved is not None and len(listed or ()) > 1:
+                unresolved.append((mod, handler, f"`{handler.name.value}` serves {len(listed or ())} listed tools "
+                                   "but its dispatch on the tool name could not be resolved"))
     # one entry per client-visible name (first branch wins, as the dispatch does)
     seen: set[str] = set()
     out = []

@@ -58,20 +58,27 @@ def ancestors(mod: ParsedModule, node: cst.CSTNode) -> list[tuple[cst.CSTNode, s
     if index is None:
         return []
     root = mod.tree.body[index]
-    stack: list[tuple[cst.CSTNode, list]] = [(root, [])]
+    parent: dict[int, cst.CSTNode | None] = {id(root): None}
+    stack: list[cst.CSTNode] = [root]
     while stack:
-        current, path = stack.pop()
+        current = stack.pop()
         if current is node:
+            chain: list[cst.CSTNode] = []
+            up = parent[id(current)]
+            while up is not None:
+                chain.append(up)
+                up = parent[id(up)]
+            chain.reverse()
             out = []
             cls = None
-            for anc in path:
+            for anc in chain:
                 out.append((anc, cls))
                 if isinstance(anc, cst.ClassDef):
                     cls = anc.name.value
             return out
-        children = code_children(current)
-        for child in reversed(children):
-            stack.append((child, path + [current]))
+        for child in code_children(current):
+            parent[id(child)] = current
+            stack.append(child)
     return []
 
 
@@ -212,6 +219,14 @@ class Values:
             hit = self.project.resolve(qn)
             if hit is not None and hit[0] is not mod:
                 return self.module_name(hit[0], hit[1], calls=calls, depth=depth + 1, seen=seen)
+            return []
+        if depth < MAX_DEPTH and "." not in name:
+            for star in star_imports(mod):  # ``from .tools_base import *``
+                target = self.project.get(star)
+                if target is not None and target is not mod:
+                    found = self.module_name(target, name, calls=calls, depth=depth + 2, seen=seen)
+                    if found:
+                        return found
         return []
 
     def call_results(self, v: Val, env: Env, *, depth: int = 0, seen: set | None = None) -> list[Val]:
@@ -329,6 +344,19 @@ class Values:
         return out
 
 
+def star_imports(mod: ParsedModule) -> list[str]:
+    """The modules a module star-imports at top level (``from .base import *``)."""
+    out = []
+    for stmt in mod.tree.body:
+        if isinstance(stmt, cst.SimpleStatementLine):
+            for small in stmt.body:
+                if isinstance(small, cst.ImportFrom) and isinstance(small.names, cst.ImportStar):
+                    base = mod.imports._from_base(small)
+                    if base:
+                        out.append(base)
+    return out
+
+
 def bind(target: cst.CSTNode, item: Val, env: Env, values: Values | None = None) -> None:
     """Bind a loop target to an item: a name to the item, a tuple target to the items of a
     tuple/list literal, position by position (a starred target takes nothing)."""
@@ -394,4 +422,162 @@ def string_value(values: Values, v: Val, env: Env | None = None) -> str | None:
     return found.pop() if len(found) == 1 else None
 
 
-__all__ = ["Val", "Values", "ancestors", "bind", "context_of", "string_value", "walk"]
+
+
+# -- classes and instances ---------------------------------------------------------------------
+def class_of(values: Values, v: Val) -> tuple[ParsedModule, cst.ClassDef] | None:
+    """The project class an expression denotes (``C``, ``mod.C``, an imported ``C``)."""
+    for leaf in values.expand(v):
+        if isinstance(leaf.node, cst.ClassDef):
+            return leaf.mod, leaf.node
+    return None
+
+
+def bases(values: Values, mod: ParsedModule, cdef: cst.ClassDef) -> list[tuple[ParsedModule, cst.ClassDef]]:
+    """The class and its project base classes, depth first (a simple MRO)."""
+    out: list[tuple[ParsedModule, cst.ClassDef]] = []
+    stack = [(mod, cdef)]
+    while stack and len(out) < 16:
+        m, c = stack.pop(0)
+        if any(c is o for _, o in out):
+            continue
+        out.append((m, c))
+        for base in c.bases:
+            node = base.value.value if isinstance(base.value, cst.Subscript) else base.value
+            hit = class_of(values, Val(m, node))
+            if hit is not None:
+                stack.append(hit)
+    return out
+
+
+def find_method(values: Values, mod: ParsedModule, cdef: cst.ClassDef,
+                name: str) -> tuple[ParsedModule, cst.FunctionDef, str] | None:
+    """``(module, def, owning class name)`` of method ``name`` looked up through the MRO."""
+    for m, c in bases(values, mod, cdef):
+        fn = m.functions.get(f"{c.name.value}.{name}")
+        if fn is not None:
+            return m, fn, c.name.value
+    return None
+
+
+def instance_attr(values: Values, mod: ParsedModule, cdef: cst.ClassDef, attr: str,
+                  args: dict[str, Val] | None = None, depth: int = 0) -> str | None:
+    """The string an instance's attribute ``attr`` holds: a class attribute literal, or
+    ``self.attr = ...`` in ``__init__`` (a literal, a constant, or a constructor argument,
+    followed through ``super().__init__(...)``). ``args`` binds ``__init__`` parameters."""
+    if depth > 6:
+        return None
+    body = cdef.body.body if isinstance(cdef.body, cst.IndentedBlock) else ()
+    for stmt in body:
+        if isinstance(stmt, cst.SimpleStatementLine):
+            for small in stmt.body:
+                targets = ([t.target for t in small.targets] if isinstance(small, cst.Assign)
+                           else [small.target] if isinstance(small, cst.AnnAssign) and small.value is not None else [])
+                if any(dotted_name(t) == attr for t in targets):
+                    return string_value(values, Val(mod, small.value))  # type: ignore[union-attr]
+    init = mod.functions.get(f"{cdef.name.value}.__init__")
+    if init is None:
+        for base in cdef.bases:
+            hit = class_of(values, Val(mod, base.value.value if isinstance(base.value, cst.Subscript) else base.value))
+            if hit is not None:
+                found = instance_attr(values, hit[0], hit[1], attr, args, depth + 1)
+                if found is not None:
+                    return found
+        return None
+    env: Env = dict(args or {})
+    for node in walk(init):
+        if isinstance(node, cst.Assign) and any(dotted_name(t.target) == f"self.{attr}" for t in node.targets):
+            return string_value(values, Val(mod, node.value, (init,)), env)
+        if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == "__init__":
+            owner = node.func.value
+            call_args = list(node.args)
+            if isinstance(owner, cst.Call) and dotted_name(owner.func) == "super":
+                base_nodes = [b.value for b in cdef.bases]
+            else:
+                base_nodes = [owner]
+                call_args = call_args[1:]  # Base.__init__(self, ...)
+            for b in base_nodes:
+                hit = class_of(values, Val(mod, b.value if isinstance(b, cst.Subscript) else b))
+                if hit is None:
+                    continue
+                bound = bind_args(values, hit[0], hit[1], call_args, Val(mod, node, (init,)), env)
+                found = instance_attr(values, hit[0], hit[1], attr, bound, depth + 1)
+                if found is not None:
+                    return found
+    return None
+
+
+def bind_args(values: Values, mod: ParsedModule, cdef: cst.ClassDef, call_args: list[cst.Arg],
+              where: Val, env: Env | None = None) -> dict[str, Val]:
+    """Bind a constructor call's arguments to the parameters of the class's ``__init__``
+    (found through the MRO): parameter name → the argument, readable where the call is."""
+    hit = find_method(values, mod, cdef, "__init__")
+    if hit is None:
+        return {}
+    params = [p.name.value for p in hit[1].params.params][1:]
+    out: dict[str, Val] = {}
+    for i, arg in enumerate(a for a in call_args if a.keyword is None and not a.star):
+        if i < len(params):
+            out[params[i]] = _resolved(Val(where.mod, arg.value, where.scope, where.cls), env)
+    for arg in call_args:
+        if arg.keyword is not None:
+            out[arg.keyword.value] = _resolved(Val(where.mod, arg.value, where.scope, where.cls), env)
+    return out
+
+
+def _resolved(v: Val, env: Env | None) -> Val:
+    if env and isinstance(v.node, cst.Name) and v.node.value in env:
+        return env[v.node.value]
+    return v
+
+
+def subclasses(values: Values, mod: ParsedModule, cdef: cst.ClassDef) -> list[tuple[ParsedModule, cst.ClassDef]]:
+    """Project classes deriving from ``cdef`` (directly or not) in the modules of its package
+    (the package of the module defining it, and below): where plugin classes live."""
+    package = mod.module_name.rpartition(".")[0] or mod.module_name
+    names = [n for n in values.project.module_files if n == package or n.startswith(package + ".")]
+    out = []
+    for name in sorted(names):
+        m = values.project.get(name)
+        if m is None:
+            continue
+        for c in m.classes.values():
+            if c is cdef:
+                continue
+            if any(b is cdef for _, b in bases(values, m, c)[1:]):
+                out.append((m, c))
+    return out
+
+
+def class_derived_name(values: Values, mod: ParsedModule, cdef: cst.ClassDef, fn: cst.FunctionDef,
+                       depth: int = 0) -> str | None:
+    """The name a method computes from the class name (``cls.__name__`` / ``type(self).__name__``,
+    minus a suffix string it strips, snake-cased when it lowercases), or a literal it returns.
+    None when the method does neither."""
+    if depth > 3:
+        return None
+    for ret in _returns(fn):
+        s = string_value(values, Val(mod, ret, (fn,)))
+        if s is not None:
+            return s
+    code = mod.tree.code_for_node(fn)
+    if "__name__" in code:
+        name = cdef.name.value
+        for node in walk(fn):
+            if isinstance(node, cst.SimpleString) and isinstance(node.evaluated_value, str):
+                suffix = node.evaluated_value
+                if suffix and name.endswith(suffix) and suffix != name:
+                    name = name[: -len(suffix)]
+                    break
+        if ".lower" in code:
+            name = "".join("_" + c.lower() if c.isupper() else c for c in name).lstrip("_")
+        return name
+    for node in walk(fn):  # ``return self.get_name_from_cls()``
+        if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and dotted_name(node.func.value) in ("self", "cls"):
+            owner = [m for m, c in bases(values, mod, cdef)]
+            hit = find_method(values, mod, cdef, node.func.attr.value)
+            if hit is not None and hit[1] is not fn and owner:
+                found = class_derived_name(values, hit[0], cdef, hit[1], depth + 1)
+                if found is not None:
+                    return found
+    return None

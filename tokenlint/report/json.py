@@ -18,8 +18,9 @@ class JsonRenderer(Renderer):
 
 
 def to_dict(result: CheckResult) -> dict:
-    """The JSON document as a dict: ``version``, ``tools`` (sorted by path, line, name) and
-    ``findings`` (sorted by path, line, column, code)."""
+    """The JSON document as a dict: ``version``, ``tools`` (sorted by path, line, name),
+    ``findings`` (sorted by path, line, column, code) and ``unresolved_registrations`` (how many
+    TL002 findings: registrations whose tools could not be resolved, so were not checked)."""
     return {
         "version": __version__,
         "tools": tools_list(result),
@@ -36,6 +37,7 @@ def to_dict(result: CheckResult) -> dict:
             }
             for f in result.findings
         ],
+        "unresolved_registrations": sum(1 for f in result.findings if f.code == "TL002"),
     }
 
 

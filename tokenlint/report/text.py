@@ -40,12 +40,16 @@ def render_text(result: CheckResult) -> str:
 
 
 def summary(result: CheckResult) -> str:
-    """One line for stderr: counts of findings, fixable ones, tools by risk, and files."""
+    """One line for stderr: counts of findings, fixable ones, tools by risk, registrations
+    that could not be resolved (TL002, only when there are some), and files."""
     n = len(result.findings)
     fixable = sum(1 for f in result.findings if f.fixable)
     by_risk = {r: sum(1 for t in result.tools if t.risk is r) for r in Risk}
     risk_text = ", ".join(f"{by_risk[r]} {r.name}" for r in sorted(Risk, reverse=True))
     head = f"Found {n} finding{'s' if n != 1 else ''}" if n else "No findings"
     fix = f" ({fixable} fixable with `tokenlint fix`)" if fixable else ""
-    return (f"{head}{fix}; {len(result.tools)} tools ({risk_text}); "
+    unresolved = sum(1 for f in result.findings if f.code == "TL002")
+    unresolved_text = (f"{unresolved} unresolved registration{'s' if unresolved != 1 else ''} "
+                       "(tools not checked); ") if unresolved else ""
+    return (f"{head}{fix}; {len(result.tools)} tools ({risk_text}); {unresolved_text}"
             f"{result.files_checked} files checked, {result.files_parsed} parsed.")

@@ -1,0 +1,49 @@
+"""Discovery of one module: every tool it registers, and the registrations it could not resolve.
+
+``discover_module`` runs both families (``fastmcp``, ``lowlevel``) with one ``Values`` resolver
+per group of modules; an ``Unresolved`` is a place where a server is seen registering something
+tokenlint cannot follow (``x.tool(make())``, a ``call_tool`` handler dispatching to objects
+nobody lists, a write into a server's tool table from an unknown iterable). The engine turns
+each into a TL002 finding, so a server tokenlint does not understand is never reported as
+having no tools and nothing to say.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import libcst as cst
+
+from tokenlint.discovery import ToolDef
+from tokenlint.discovery.fastmcp import find_fastmcp_tools
+from tokenlint.discovery.lowlevel import find_lowlevel_tools
+from tokenlint.discovery.servers import ServerRegistry
+from tokenlint.discovery.values import Values
+from tokenlint.project import ParsedModule, Project
+
+
+@dataclass(frozen=True, eq=False)
+class Unresolved:
+    """A registration site (``node`` in ``module``) whose tools could not be resolved, and why."""
+
+    module: ParsedModule
+    node: cst.CSTNode
+    reason: str
+
+
+def discover_module(mod: ParsedModule, project: Project, servers: ServerRegistry,
+                    values: Values | None = None) -> tuple[list[ToolDef], list[Unresolved]]:
+    """``(tools, unresolved registrations)`` of ``mod``. ``values`` may be shared by the
+    modules of a group (it caches per-function assignment tables). Raises what LibCST or a
+    pathological input raises (``RecursionError``); the engine reports those."""
+    values = values or Values(project)
+    raw: list = []
+    tools = find_fastmcp_tools(mod, project, servers, values, raw)
+    tools += find_lowlevel_tools(mod, project, servers, values, raw)
+    seen: set[tuple[int, str]] = set()
+    unresolved = []
+    for m, node, reason in raw:
+        if (id(node), reason) not in seen:
+            seen.add((id(node), reason))
+            unresolved.append(Unresolved(m, node, reason))
+    return tools, unresolved
