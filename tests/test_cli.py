@@ -63,7 +63,8 @@ def test_json_output_contract(tmp_path):
     result = run("--format", "json", path)
     assert result.exit_code == 1
     data = json.loads(result.stdout)
-    assert set(data) == {"version", "tools", "findings"}
+    assert set(data) == {"version", "tools", "findings", "unresolved_registrations"}
+    assert data["unresolved_registrations"] == 0
     assert data["tools"] == [{
         "name": "list_orders", "function": "list_orders", "path": str(path), "line": 8,
         "framework": "mcp-fastmcp", "risk": "HIGH", "findings": ["TL101", "TL201"],

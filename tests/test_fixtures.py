@@ -77,3 +77,19 @@ def test_bad_input_fixtures_are_findings_not_crashes(fixture_run):
     assert "not valid utf-8" in tl001["fixtures/bad_input/invalid_utf8.py"]
     assert "syntax error" in tl001["fixtures/bad_input/syntax_error.py"]
     assert fixture_run.internal_errors == []
+
+
+@pytest.mark.usefixtures("in_repo")
+def test_unresolved_registrations_are_reported(fixture_run):
+    """TL002 exactly at the lines below each ``# expect-TL002`` of the fixtures."""
+    expected = set()
+    for path in sorted(FIXTURES.rglob("*.py")):
+        try:
+            lines = path.read_text(encoding="utf-8").splitlines()
+        except (UnicodeDecodeError, ValueError):
+            continue
+        for i, line in enumerate(lines, start=1):
+            if line.strip() == "# expect-TL002":
+                expected.add((f"fixtures/{path.relative_to(FIXTURES).as_posix()}", i + 1))
+    found = {(f.path, f.line) for f in fixture_run.result.findings if f.code == "TL002"}
+    assert expected and found == expected

@@ -42,8 +42,11 @@ def find_lowlevel_tools(mod: ParsedModule, project: Project, servers: ServerRegi
     registry entry or handler object; see the module docstring). A handler dispatching to
     objects tokenlint cannot list is appended to ``unresolved`` as ``(module, node, reason)``."""
     values = values or Values(project)
-    handlers: list[cst.FunctionDef] = []
-    listers: list[cst.FunctionDef] = []
+    # handlers and list_tools functions, paired by server: the decorated server expression in
+    # its enclosing function (``server`` of one factory is not ``server`` of another), or the
+    # ``Server(on_list_tools=..., on_call_tool=...)`` call
+    handlers: list[tuple[cst.FunctionDef, object]] = []
+    listers: dict[object, list[cst.FunctionDef]] = {}
     for node, _cls in mod.nodes():
         if isinstance(node, cst.FunctionDef):
             for dec in node.decorators:
@@ -52,7 +55,12 @@ def find_lowlevel_tools(mod: ParsedModule, project: Project, servers: ServerRegi
                 if isinstance(target, cst.Attribute) and target.attr.value in ("call_tool", "list_tools"):
                     srv = servers.server_of(mod, target.value, project)
                     if srv is not None and srv[1] == FRAMEWORK:
-                        (handlers if target.attr.value == "call_tool" else listers).append(node)
+                        scope = context_of(mod, node)[0]
+                        key = (srv[0], id(scope[-1]) if scope else None)
+                        if target.attr.value == "call_tool":
+                            handlers.append((node, key))
+                        else:
+                            listers.setdefault(key, []).append(node)
         elif isinstance(node, cst.Call):
             if servers.class_framework(mod, node.func) != FRAMEWORK:
                 continue
@@ -60,14 +68,17 @@ def find_lowlevel_tools(mod: ParsedModule, project: Project, servers: ServerRegi
                 if arg.keyword is not None and arg.keyword.value in ("on_call_tool", "on_list_tools"):
                     fn = _function_named(mod, dotted_name(arg.value))
                     if fn is not None:
-                        (handlers if arg.keyword.value == "on_call_tool" else listers).append(fn)
-    listed: list[str] = []
-    for lister in listers:
-        for name in _listed_names(mod, values, lister):
-            if name not in listed:
-                listed.append(name)
+                        if arg.keyword.value == "on_call_tool":
+                            handlers.append((fn, id(node)))
+                        else:
+                            listers.setdefault(id(node), []).append(fn)
     tools: list[ToolDef] = []
-    for handler in handlers:
+    for handler, key in handlers:
+        listed: list[str] = []
+        for lister in listers.get(key, ()):
+            for name in _listed_names(mod, values, lister):
+                if name not in listed:
+                    listed.append(name)
         tools.extend(_dispatch_tools(mod, handler, values, listed, unresolved))
     return tools
 
