@@ -68,6 +68,7 @@ def test_json_output_contract(tmp_path):
     assert data["tools"] == [{
         "name": "list_orders", "function": "list_orders", "path": str(path), "line": 8,
         "framework": "mcp-fastmcp", "risk": "HIGH", "findings": ["TL101", "TL201"],
+        "traced": True, "untraced_calls": [],
     }]
     assert [(f["code"], f["line"], f["column"]) for f in data["findings"]] == [("TL201", 10, 5), ("TL101", 10, 12)]
     assert set(data["findings"][0]) == {"code", "name", "path", "line", "column", "tool", "message", "fixable"}

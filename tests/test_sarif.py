@@ -149,7 +149,7 @@ def test_rules_carry_full_docs_and_cwe(tmp_path, monkeypatch):
         assert descriptor["shortDescription"]["text"] == rule.summary
         assert descriptor["fullDescription"]["text"] == rule.docs()
         assert descriptor["help"]["markdown"].startswith(f"# {rule.name} ({rule.code})\n")
-        assert ("CWE-400" in descriptor["properties"]["tags"]) == (rule.code != "TL001")
+        assert ("CWE-400" in descriptor["properties"]["tags"]) == (rule.cwe is not None)
     for result in doc["runs"][0]["results"]:
         assert rules[result["ruleIndex"]]["id"] == result["ruleId"]
 
