@@ -17,7 +17,7 @@ from typing import Iterable, Sequence
 import libcst as cst
 
 from tokenlint.analysis import catalogue as cat
-from tokenlint.analysis.shapes import Shape, call_shape, is_plural
+from tokenlint.analysis.shapes import Shape, call_shape, is_plural, words
 from tokenlint.analysis.taints import (
     EMPTY,
     Bound,
@@ -39,6 +39,10 @@ from tokenlint.imports import dotted_name
 from tokenlint.walk import code_children
 
 MAX_HELPER_DEPTH = 4
+
+#: How a TL108 source made from a run-time collection ends its description (an element of such
+#: a collection is one record; ``_one_element``).
+RUNTIME_COLLECTION = "(filled at run time)"
 
 #: Methods of database wrappers that run a query and return all of its rows.
 SQL_RUNNERS = frozenset({"execute_query", "run_query", "fetch_all", "execute_sql", "run_sql",
@@ -85,6 +89,15 @@ class Analyzer:
         self.project = project
         self._sites: dict[int, Site] = {}
         self._helpers: dict[int, Summary | None] = {}
+        self._instance_collections: dict[tuple[str, str], frozenset[str]] = {}
+
+    def instance_collections(self, module, class_name: str) -> frozenset[str]:
+        """Attributes a class's methods set to an empty collection (``self.notes = {}``): instance
+        data filled at run time. Computed once per (module, class) in a run."""
+        key = (module.module_name, class_name)
+        if key not in self._instance_collections:
+            self._instance_collections[key] = _instance_collections(module, class_name)
+        return self._instance_collections[key]
 
     def site(self, module, node: cst.CSTNode) -> Site:
         key = id(node)
@@ -559,9 +572,9 @@ class FunctionInterpreter:
         if dn is not None and dn in self.env:
             return self.env[dn]
         if dn is not None and dn.count(".") == 1 and dn.startswith("self.") and self.class_name:
-            if node.attr.value in _instance_collections(self.mod, self.class_name):
+            if node.attr.value in self.a.instance_collections(self.mod, self.class_name):
                 return frozenset({Src("TL108", self.a.site(self.mod, node),
-                                      f"instance collection `{dn}` (filled at run time)")})
+                                      f"instance collection `{dn}` {RUNTIME_COLLECTION}")})
         base = self.expr(node.value)
         attr = node.attr.value
         if attr in ("stdout", "stderr", "output"):
@@ -813,39 +826,35 @@ class FunctionInterpreter:
             if qn is None and isinstance(func, cst.Name) and func.value in self.env and not self.env[func.value]:
                 # a class or factory held in a local (``cls = Redis if x else Cluster; cls(...)``)
                 self.summary.untraced.append(f"{func.value}()")
-                return union(frozenset({Marker("object", site)}), frozenset(t for t in args if not isinstance(t, Marker)))
+                return _made_object(site, None, args)
             if qn is None or _stdlib(qn):
                 return None
             if any(isinstance(t, Src) for t in args):
                 return None  # a function of data the tool holds: a formatter (tabulate(rows))
             family = qn
         callee = f"{dotted_name(func) or '….' + name}()"
-        sql = self._external_sql(node, name, site)
+        shape = call_shape(name)
+        sql = self._external_sql(node, name, shape, site)
         if sql is not None:
             return sql
-        shape = call_shape(name)
-        owner_name = (dotted_name(func.value) or "").split(".")[-1] if isinstance(func, cst.Attribute) else ""
-        if _CONSTRUCTOR_NAME.search(name) or (owner_name[:1].isupper() and _ALT_CONSTRUCTOR.match(name)):
+        owner = (dotted_name(func.value) or "").split(".")[-1] if isinstance(func, cst.Attribute) else ""
+        if _CONSTRUCTOR_NAME.search(name) or (owner[:1].isupper() and _ALT_CONSTRUCTOR.match(name)):
             # ``spec.fetcher_class(...)``, ``Model.model_validate(data)``, ``Cfg.from_env()``
             self.summary.untraced.append(callee)
-            return union(frozenset({Marker("object", site, family=family)}),
-                         frozenset(t for t in args if not isinstance(t, Marker)))
+            return _made_object(site, family, args)
         if method is None and shape is Shape.UNKNOWN:
             shape = Shape.RECORD  # a library function of scalars (``humanize.naturaldelta(d)``)
-        if method is not None and shape is not Shape.SCALAR and name in _ELEMENT_VERBS:
+        if method is not None and shape is not Shape.SCALAR and name in _ELEMENT_VERBS and is_plural(owner.lower()):
             # ``client.containers.get(id)``, ``.run(...)``: one element of a plural collection
-            owner = (dotted_name(func.value) or "").split(".")[-1] if isinstance(func, cst.Attribute) else ""
-            if is_plural(owner.lower()):
-                shape = Shape.RECORD
+            shape = Shape.RECORD
         if shape is Shape.SCALAR:
             self.summary.untraced.append(callee)
             return EMPTY
         if shape is Shape.RECORD:
             self.summary.untraced.append(callee)
-            obj = frozenset({Marker("object", site, family=qn if method is None else family)})
             if name[:1].isupper():  # a constructor keeps what it is given: Model(items=rows)
-                return union(obj, frozenset(t for t in args if not isinstance(t, Marker)))
-            return obj
+                return _made_object(site, family, args)
+            return frozenset({Marker("object", site, family=family)})
         what = f"{callee} ({'size unknown' if shape is Shape.UNKNOWN else 'a collection or text'})"
         src = Src("TL108", site, what)
         bound = self._argument_bound(node)
@@ -888,7 +897,7 @@ class FunctionInterpreter:
             return self.mod.imports.qualify(value.func) or dotted_name(value.func) or ""
         return None  # a module-level literal (a constant table)
 
-    def _external_sql(self, node: cst.Call, name: str, site: Site) -> Flow | None:
+    def _external_sql(self, node: cst.Call, name: str, shape: Shape, site: Site) -> Flow | None:
         """SQL (or Cypher) through any receiver: ``client.query("SELECT ...")`` returns rows;
         a caller-supplied query returns whatever it selects; a write statement a counter."""
         sql_node = None
@@ -899,7 +908,6 @@ class FunctionInterpreter:
         if sql_node is None:
             return None
         text = self.string_value(sql_node)
-        shape = call_shape(name)
         if text is not None:
             if not cat.looks_like_sql(text):
                 return None
@@ -912,7 +920,7 @@ class FunctionInterpreter:
             return frozenset({Src("TL101", site, f".{name}() of `{text.strip()[:40]}`", bound)})
         ps = params(self.expr(sql_node))
         if ps and any(p.name.lower() in _QUERY_KEYWORDS for p in ps) and shape is not Shape.RECORD \
-                and not {"search", "find", "lookup", "match"} & set(_words(name)):
+                and not {"search", "find", "lookup", "match"} & set(words(name)):
             return frozenset({Src("TL101", site, f".{name}() of a caller-supplied query")})
         return None
 
@@ -946,7 +954,7 @@ class FunctionInterpreter:
         value = _module_constant(self.mod, node.value)
         if value is not None and _empty_collection(value):
             return frozenset({Src("TL108", self.a.site(self.mod, node),
-                                  f"module-level collection `{node.value}` (filled at run time)")})
+                                  f"module-level collection `{node.value}` {RUNTIME_COLLECTION}")})
         return EMPTY
 
     def run_elsewhere(self, node: cst.Call, qn: str | None, method: str | None) -> Flow | None:
@@ -964,7 +972,6 @@ class FunctionInterpreter:
         rest = node.args[index + 1:]
         if isinstance(target, cst.Lambda):
             return self.expr(target.body)
-        callee = None
         if isinstance(target, cst.Name) and target.value not in self.env:
             nested = _nested_def(self.fn, target.value)
             if nested is not None:
@@ -1553,10 +1560,11 @@ def _stdlib(qn: str) -> bool:
     return qn.split(".")[0] in _STDLIB
 
 
-def _words(name: str) -> list[str]:
-    from tokenlint.analysis.shapes import words
-
-    return words(name)
+def _made_object(site: Site, family: str | None, args: Flow) -> Flow:
+    """What a constructor returns: an ``object`` handle holding the data it was given
+    (``Model(items=rows)``, ``TextContent(text=body)``)."""
+    return union(frozenset({Marker("object", site, family=family)}),
+                 frozenset(t for t in args if not isinstance(t, Marker)))
 
 
 def _empty_collection(value: cst.BaseExpression) -> bool:
@@ -1588,14 +1596,7 @@ def _nested_def(fn: cst.FunctionDef, name: str) -> cst.FunctionDef | None:
 
 
 def _instance_collections(mod, class_name: str) -> frozenset[str]:
-    """Attributes a class's methods set to an empty collection (``self.notes = {}``): instance
-    data filled at run time. Cached on the module's constants table."""
-    if mod.constants is None:
-        _module_constant(mod, "")
-    key = f"\0instance-collections:{class_name}"
-    cached = mod.constants.get(key)
-    if cached is not None:
-        return cached  # type: ignore[return-value]
+    """Attributes of ``class_name`` in ``mod`` that its methods set to an empty collection."""
     names: set[str] = set()
     cls = mod.classes.get(class_name)
     if cls is not None:
@@ -1609,9 +1610,7 @@ def _instance_collections(mod, class_name: str) -> frozenset[str]:
                     if dn and dn.startswith("self.") and dn.count(".") == 1 and _empty_collection(n.value):
                         names.add(dn[5:])
             stack.extend(code_children(n))
-    result = frozenset(names)
-    mod.constants[key] = result  # type: ignore[assignment]
-    return result
+    return frozenset(names)
 
 
 _LIMIT_WORDS = frozenset({"limit", "max", "count", "size", "top", "num", "rows", "results", "lines", "k", "n"})
@@ -1620,11 +1619,11 @@ _LIMIT_WORDS = frozenset({"limit", "max", "count", "size", "top", "num", "rows",
 def _limit_like(name: str) -> bool:
     """A parameter name that reads as "how many" (``limit``, ``max_results``, ``top_k``), not a
     position (``start``, ``stop``, ``offset``)."""
-    return name.replace("_", "").lower() in _LIMIT_KEYWORDS or bool(_LIMIT_WORDS & set(_words(name)))
+    return name.replace("_", "").lower() in _LIMIT_KEYWORDS or bool(_LIMIT_WORDS & set(words(name)))
 
 
 def _is_collection_src(t) -> bool:
-    return isinstance(t, Src) and t.code == "TL108" and t.what.endswith("(filled at run time)")
+    return isinstance(t, Src) and t.code == "TL108" and t.what.endswith(RUNTIME_COLLECTION)
 
 
 def _one_element(flow: Flow) -> Flow:

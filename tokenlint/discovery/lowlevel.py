@@ -201,29 +201,25 @@ class _Dispatch:
             self.visit_block(function_body_of(node.orelse.body))
 
     def test_names(self, test: cst.BaseExpression) -> list[str]:
-        if isinstance(test, cst.Comparison) and len(test.comparisons) == 1:
-            op = test.comparisons[0].operator
-            right = test.comparisons[0].comparator
-            if isinstance(op, cst.Equal):
-                if self.is_subject(test.left):
-                    return self.names_of(right)
-                if self.is_subject(right):
-                    return self.names_of(test.left)
-            if isinstance(op, cst.In) and self.is_subject(test.left):
-                return self.names_of(right)
-        return []
+        """``name == "x"`` / ``name in ("x", "y")``: the names a branch selects."""
+        return self._compared_names(test, cst.Equal, cst.In)
 
     def guard_names(self, test: cst.BaseExpression) -> list[str]:
         """``name != "x"`` / ``name not in ("x", "y")``: the names a guard lets through."""
+        return self._compared_names(test, cst.NotEqual, cst.NotIn)
+
+    def _compared_names(self, test: cst.BaseExpression, equal: type, member: type) -> list[str]:
+        """The tool names compared with the dispatch subject by ``equal`` (either side) or
+        ``member`` (subject on the left)."""
         if isinstance(test, cst.Comparison) and len(test.comparisons) == 1:
             op = test.comparisons[0].operator
             right = test.comparisons[0].comparator
-            if isinstance(op, cst.NotEqual):
+            if isinstance(op, equal):
                 if self.is_subject(test.left):
                     return self.names_of(right)
                 if self.is_subject(right):
                     return self.names_of(test.left)
-            if isinstance(op, cst.NotIn) and self.is_subject(test.left):
+            if isinstance(op, member) and self.is_subject(test.left):
                 return self.names_of(right)
         return []
 
