@@ -154,7 +154,7 @@ def _classify(src: Src, checked: dict, ret_site: Site) -> DataFlow:
         )
         kind = FlowKind.HUGE if huge else FlowKind.ESTIMATED
         return DataFlow(src, kind, check.site, None, None, ret_site)
-    if b is None:
+    if b is None or (b.sql_param and not b.enforced and not b.param):
         return DataFlow(src, FlowKind.UNBOUNDED, None, None, None, ret_site)
     if b.enforced:
         value = b.value

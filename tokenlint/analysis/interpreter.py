@@ -11,7 +11,7 @@ from __future__ import annotations
 import builtins
 import re
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Iterable, Sequence
 
 import libcst as cst
@@ -205,6 +205,11 @@ class FunctionInterpreter:
             )
             if falsy_default:
                 self.disabled_params.add(name)
+            if _context_param(name, ann):
+                # the SDK's request context: an object (its lifespan state holds clients), not a
+                # value the model supplies
+                self.env[name] = frozenset({Marker("object", self.a.site(self.mod, p), family=CONTEXT_FAMILY)})
+                continue
             param = Param(
                 name,
                 self.a.site(self.mod, p),
@@ -832,6 +837,9 @@ class FunctionInterpreter:
             if any(isinstance(t, Src) for t in args):
                 return None  # a function of data the tool holds: a formatter (tabulate(rows))
             family = qn
+        if family == CONTEXT_FAMILY and method is not None and (
+                method in _CONTEXT_SMALL or method.startswith(("send_", "report_", "log"))):
+            return EMPTY  # ``ctx.info(...)``, ``ctx.report_progress(...)``: a notification
         callee = f"{dotted_name(func) or '….' + name}()"
         shape = call_shape(name)
         sql = self._external_sql(node, name, shape, site)
@@ -1098,8 +1106,8 @@ class FunctionInterpreter:
             curs = markers(recv, "cursor")
             if curs:
                 bound = curs[0].sql_bound
-            elif recv_name in self.sql_of:
-                bound = self.sql_of[recv_name]
+            if bound is None and recv_name in self.sql_of:
+                bound = self.sql_of[recv_name]  # ``cur = conn.cursor(); cur.execute(sql)``
             if bound == "aggregate":
                 return EMPTY
             return frozenset({Src("TL101", site, ".fetchall()", bound)})
@@ -1127,6 +1135,11 @@ class FunctionInterpreter:
         if method == "cursor":
             return frozenset({Marker("cursor", site)})
         if method in ("query", "scalars") and not markers(recv, "query"):
+            # SQL text or a caller's query through any client (``client.query(sql)``) is rows;
+            # an ORM query (``session.query(User)``) is a builder drained later
+            sql = self._external_sql(node, method, Shape.COLLECTION, site) if args else None
+            if sql is not None:
+                return sql
             inner = self._args_flow(node)
             curs = markers(inner, "query") or markers(recv, "cursor")
             bound = curs[0].sql_bound if curs else None
@@ -1175,6 +1188,10 @@ class FunctionInterpreter:
         limit-like parameter, ``"aggregate"`` for a lone ``COUNT(*)``, None when unbounded."""
         text = self.string_value(sql_node) if sql_node is not None else None
         if text is None:
+            if self.helper and isinstance(sql_node, cst.Name) and any(
+                    isinstance(t, Param) and t.site is None and t.name == sql_node.value
+                    for t in self.env.get(sql_node.value, EMPTY)):
+                return Bound(site, sql_param=sql_node.value)  # the caller's SQL decides
             return None
         if cat.SQL_AGGREGATE_ONLY.search(text):
             return "aggregate"
@@ -1234,6 +1251,14 @@ class FunctionInterpreter:
         for t in summary.returned():
             if isinstance(t, Param) and t.site is None:
                 out |= arg_flows.get(t.name, EMPTY)
+            elif isinstance(t, Src) and t.bound is not None and t.bound.sql_param:
+                # the helper ran the SQL it was given: the bound is the one of the text passed
+                arg = _arg_node(node, fn, t.bound.sql_param)
+                bound = self.sql_bound(arg, arg_flows.get(t.bound.sql_param, EMPTY), t.bound.site) \
+                    if arg is not None else None
+                if bound == "aggregate":
+                    continue
+                out.add(replace(t, bound=bound))
             elif isinstance(t, Src) and t.bound is not None and t.bound.param and t.bound.param_site is None:
                 out.add(self._rebind(t, arg_flows.get(t.bound.param, EMPTY)))
             else:
@@ -1292,11 +1317,32 @@ class FunctionInterpreter:
             if isinstance(op, cst.Power):
                 return l**r if r < 64 else None
             return None
+        if isinstance(node, cst.Call) and node.args:
+            callee = (dotted_name(node.func) or "").split(".")[-1]
+            if callee == "int" and len(node.args) == 1:
+                inner = node.args[0].value
+                if isinstance(inner, cst.SimpleString):
+                    text = inner.evaluated_value
+                    return int(text) if isinstance(text, str) and text.strip().isdigit() else None
+                return self.const_int(inner, depth + 1)
+            if callee in ("get", "getenv") and len(node.args) == 2:
+                # a setting read from the environment with its default: ``os.environ.get(K, "100")``
+                default = node.args[1].value
+                if isinstance(default, cst.SimpleString):
+                    text = default.evaluated_value
+                    return int(text) if isinstance(text, str) and text.strip().isdigit() else None
+                return self.const_int(default, depth + 1)
         if isinstance(node, (cst.Name, cst.Attribute)):
             dn = dotted_name(node)
             value = _module_constant(self.mod, dn.split(".")[-1]) if dn else None
             if value is not None:
                 return self.const_int(value, depth + 1)
+            qn = self.mod.imports.names.get(dn) if dn and "." not in dn else None
+            found = self.a.project.resolve(qn) if qn else None
+            if found is not None:  # ``from .config import MAX_OUTPUT_SIZE``
+                value = _module_constant(found[0], found[1])
+                if value is not None:
+                    return _ConstantsOf(self, found[0]).const_int(value, depth + 1)
         return None
 
     def string_value(self, node: cst.BaseExpression | None) -> str | None:
@@ -1340,12 +1386,24 @@ class FunctionInterpreter:
         return None
 
     def _clamp_statement(self, node: cst.If) -> None:
-        """``if limit > 100: limit = 100`` / ``raise`` enforces a maximum on ``limit``."""
+        """``if limit > 100: limit = 100`` / ``raise`` enforces a maximum on ``limit``;
+        ``if len(text) > MAX: text = text[:MAX] + notice`` caps the data in ``text``."""
         for comp in _comparisons(node.test):
             if len(comp.comparisons) != 1:
                 continue
             op = comp.comparisons[0].operator
             if not isinstance(op, (cst.GreaterThan, cst.GreaterThanEqual)):
+                continue
+            measured = _len_arg(comp.left)
+            if measured is not None and node.orelse is None and measured in self.env and any(
+                isinstance(x, cst.Assign) and any(dotted_name(t.target) == measured for t in x.targets)
+                for s in _block(node.body) if isinstance(s, cst.SimpleStatementLine) for x in s.body
+            ):
+                # the branch rebinds the data when it is over the cap: after the ``if`` it is
+                # within the cap (plus a notice) whichever way it went
+                cap = self.const_int(comp.comparisons[0].comparator)
+                bound = Bound(self.a.site(self.mod, comp), fixed=cap if cap is not None else -1)
+                self.env[measured] = apply_bound(self.env[measured], bound)
                 continue
             name = dotted_name(comp.left)
             cap = self.const_int(comp.comparisons[0].comparator)
@@ -1373,6 +1431,28 @@ class FunctionInterpreter:
 
 
 # -- module helpers ------------------------------------------------------------------------------
+
+def _arg_node(call: cst.Call, fn: cst.FunctionDef, param: str) -> cst.BaseExpression | None:
+    """The argument expression ``call`` passes for ``fn``'s parameter ``param``, if given."""
+    names = [p.name.value for p in [*fn.params.posonly_params, *fn.params.params]
+             if p.name.value not in ("self", "cls")]
+    for i, a in enumerate(call.args):
+        if a.keyword is not None:
+            if a.keyword.value == param:
+                return a.value
+        elif a.star == "" and i < len(names) and names[i] == param:
+            return a.value
+    return None
+
+
+class _ConstantsOf:
+    """``const_int`` over another module's constants (a cap imported from a config module)."""
+
+    def __init__(self, interp: FunctionInterpreter, mod) -> None:
+        self.a, self.mod = interp.a, mod
+
+    const_int = FunctionInterpreter.const_int
+
 
 def _join(envs: list[dict], base: dict) -> dict:
     if len(envs) == 1:
@@ -1531,6 +1611,27 @@ _VALUE_METHODS = frozenset(
 ) - {"count", "index"}
 
 _STDLIB = frozenset(getattr(sys, "stdlib_module_names", ())) | {"builtins", "typing", "typing_extensions"}
+
+#: Family of the ``object`` marker of a tool's request-context parameter (mcp ``Context``,
+#: fastmcp ``Context``, a low-level ``RequestContext``).
+CONTEXT_FAMILY = "mcp.Context"
+
+#: Methods of a request context that return nothing of size: notifications, state writes,
+#: ids, and sampling (an LLM completion capped by its own ``max_tokens``).
+_CONTEXT_SMALL = frozenset({"debug", "info", "warning", "warn", "error", "critical", "elicit",
+                              "set_state", "delete_state", "request_id", "client_id", "sample"})
+
+
+def _context_param(name: str, ann: cst.BaseExpression | None) -> bool:
+    """Whether a tool parameter is the SDK's request context: annotated ``Context``,
+    ``Context[ServerSession, State]``, ``RequestContext`` or any ``*Context`` class, or an
+    unannotated ``ctx`` / ``context``."""
+    if ann is None:
+        return name in ("ctx", "context")
+    node = ann.value if isinstance(ann, cst.Subscript) else ann
+    last = (dotted_name(node) or "").split(".")[-1]
+    return last.endswith("Context")
+
 
 #: Callees that run a callable elsewhere and hand back its result (or a future of it).
 _ELSEWHERE = frozenset({"run_sync", "to_thread", "run_in_executor", "submit", "partial",

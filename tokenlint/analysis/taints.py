@@ -40,6 +40,7 @@ class Bound:
     ``clamp`` is the enforced maximum of that parameter when one is known (``min(limit, 100)``,
     ``Field(le=100)``); ``default_none`` is True when the parameter's default returns everything.
     ``tokens`` marks a bound enforced against a token budget (the runtime's ``fit_response``).
+    ``sql_param`` alone is no bound yet: the caller's SQL text decides (see ``call_helper``).
     """
 
     site: Site
@@ -49,6 +50,9 @@ class Bound:
     default_none: bool = False
     param_site: Site | None = None
     tokens: bool = False
+    #: In a helper that runs SQL it was given (``def run_query(query): cur.execute(query)``): the
+    #: parameter holding the text, so each caller applies the bound of the SQL it passes.
+    sql_param: str | None = None
 
     @property
     def enforced(self) -> bool:
