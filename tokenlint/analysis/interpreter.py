@@ -77,6 +77,19 @@ class Summary:
     #: Calls tokenlint could not see into whose result it judged small (one record, a handle,
     #: a scalar) by their name alone: what a NONE verdict rests on (``callee()`` strings).
     untraced: list[str] = field(default_factory=list)
+    #: Per-position flows of each ``return a, b, c`` (a tuple literal); ``mixed_returns`` when
+    #: some return gives something else. Lets ``x, y = helper()`` keep the parts apart.
+    tuple_returns: list[tuple[Flow, ...]] = field(default_factory=list)
+    mixed_returns: bool = False
+
+    def tuple_parts(self) -> tuple[Flow, ...] | None:
+        """The flow of each position when every return is a tuple literal of one arity."""
+        if self.mixed_returns or not self.tuple_returns:
+            return None
+        arity = len(self.tuple_returns[0])
+        if any(len(t) != arity for t in self.tuple_returns):
+            return None
+        return tuple(union(*(t[i] for t in self.tuple_returns)) for i in range(arity))
 
     def returned(self) -> Flow:
         return union(*(f for _, f in self.returns))
@@ -90,6 +103,7 @@ class Analyzer:
         self._sites: dict[int, Site] = {}
         self._helpers: dict[int, Summary | None] = {}
         self._instance_collections: dict[tuple[str, str], frozenset[str]] = {}
+        self._instance_attributes: dict[tuple[str, str], dict[str, str]] = {}
 
     def instance_collections(self, module, class_name: str) -> frozenset[str]:
         """Attributes a class's methods set to an empty collection (``self.notes = {}``): instance
@@ -98,6 +112,27 @@ class Analyzer:
         if key not in self._instance_collections:
             self._instance_collections[key] = _instance_collections(module, class_name)
         return self._instance_collections[key]
+
+    def instance_attribute_family(self, module, class_name: str, attr: str) -> str | None:
+        """The qualified class of the object a method of ``class_name`` assigns to
+        ``self.<attr>`` (``self.editor = TextEditor()``), or None. Computed once per class."""
+        for _ in range(4):  # the class, then its bases (``self.editor`` set in ``BaseHandler``)
+            key = (module.module_name, class_name)
+            table = self._instance_attributes.get(key)
+            if table is None:
+                table = self._instance_attributes[key] = _instance_attribute_classes(module, class_name)
+            if attr in table:
+                return table[attr]
+            cls = module.classes.get(class_name)
+            base = next((b.value for b in cls.bases if b.keyword is None), None) if cls is not None else None
+            qn = module.imports.qualify(base) if base is not None else None
+            if qn is None and base is not None and dotted_name(base) in module.classes:
+                qn = f"{module.module_name}.{dotted_name(base)}"
+            found = self.project.resolve(qn) if qn else None
+            if found is None or found[1] not in found[0].classes:
+                return None
+            module, class_name = found
+        return None
 
     def site(self, module, node: cst.CSTNode) -> Site:
         key = id(node)
@@ -180,6 +215,8 @@ class FunctionInterpreter:
         self.assigned_from_call: set[str] = set()
         self.dict_entries: dict[str, list[tuple[str | None, cst.BaseExpression]]] = {}
         self._synthetic: list[cst.Call] = []
+        #: Per-position flows of helper calls that return tuple literals (keyed by call node id).
+        self._tuple_results: dict[int, list[Flow]] = {}
         self._init_params()
 
     # -- parameters --------------------------------------------------------------------------
@@ -276,7 +313,15 @@ class FunctionInterpreter:
 
     def small(self, node: cst.CSTNode) -> bool:
         if isinstance(node, cst.Return):
-            flow = self.expr(node.value) if node.value is not None else EMPTY
+            value = node.value
+            if isinstance(value, cst.Tuple) and value.elements and \
+                    not any(isinstance(e, cst.StarredElement) for e in value.elements):
+                parts = tuple(self.expr(e.value) for e in value.elements)
+                self.summary.tuple_returns.append(parts)
+                flow = union(*parts)
+            else:
+                flow = self.expr(value) if value is not None else EMPTY
+                self.summary.mixed_returns = True
             self.summary.returns.append((self.a.site(self.mod, node), flow))
             return False
         if isinstance(node, cst.Raise):
@@ -302,6 +347,13 @@ class FunctionInterpreter:
 
     def assign(self, target: cst.BaseExpression, flow: Flow, value: cst.BaseExpression | None) -> None:
         if isinstance(target, (cst.Tuple, cst.List)):
+            call = value.expression if isinstance(value, cst.Await) else value
+            parts = self._tuple_results.get(id(call)) if isinstance(call, cst.Call) else None
+            if parts is not None and len(parts) == len(target.elements) and \
+                    not any(isinstance(e, cst.StarredElement) for e in target.elements):
+                for el, part in zip(target.elements, parts):
+                    self.assign(el.value, part, None)
+                return
             for el in target.elements:
                 self.assign(el.value, flow, None)
             return
@@ -449,6 +501,8 @@ class FunctionInterpreter:
             p = self.param_defaults.get(ps[0].name)
             if p is None or ps[0].name in self.disabled_params:
                 return
+            if not (_limit_like(p.name) or {"budget", "chars", "tokens", "length", "bytes"} & set(words(p.name))):
+                return  # ``if start >= len(lines)``: a position checked, not a size budget
             budget = p.clamp
         sites = frozenset(s for m in ms for s in m.sites)
         self.summary.checks.append(
@@ -774,12 +828,20 @@ class FunctionInterpreter:
         # helpers of this module / the run
         helper = self.resolve_helper(func)
         if helper is None and method is not None:
-            # a method of an object whose class is in the run (``ci = get_ci(); ci.list_jobs()``)
-            for obj in markers(recv, "object"):
-                if obj.family:
-                    helper = self.a.project.find_function(f"{obj.family}.{method}")
-                    if helper is not None:
-                        break
+            # a method of an object whose class is in the run (``ci = get_ci(); ci.list_jobs()``,
+            # a module-level instance ``handler = CreateFileHandler()``)
+            families = [obj.family for obj in markers(recv, "object") if obj.family]
+            if not families and isinstance(func.value, cst.Name) and func.value.value not in self.env:
+                root = self._external_root(func.value, method)
+                families = [root] if root else []
+            owner = dotted_name(func.value) or ""
+            if not families and self.class_name and owner.startswith("self.") and owner.count(".") == 1:
+                # ``self.editor.edit(...)`` where a method of the class set ``self.editor = Editor()``
+                families = [f for f in [self.a.instance_attribute_family(self.mod, self.class_name, owner[5:])] if f]
+            for family in families:
+                helper = self.a.project.find_function(f"{family}.{method}")
+                if helper is not None:
+                    break
         if helper is not None:
             return self.call_helper(node, *helper)
 
@@ -1247,8 +1309,17 @@ class FunctionInterpreter:
         if summary is None:
             return union(*arg_flows.values())
         self._merge(summary)
+        parts = summary.tuple_parts()
+        if parts is not None:  # ``a, b = helper()``: each target gets its own part
+            self._tuple_results[id(node)] = [self._from_helper(p, node, fn, arg_flows) for p in parts]
+        return self._from_helper(summary.returned(), node, fn, arg_flows)
+
+    def _from_helper(self, returned: Flow, node: cst.Call, fn: cst.FunctionDef,
+                     arg_flows: dict[str, Flow]) -> Flow:
+        """A helper's returned flow as seen by this call: its parameters replaced by the
+        arguments, bounds named by a parameter rebound to what the caller passes."""
         out: set = set()
-        for t in summary.returned():
+        for t in returned:
             if isinstance(t, Param) and t.site is None:
                 out |= arg_flows.get(t.name, EMPTY)
             elif isinstance(t, Src) and t.bound is not None and t.bound.sql_param:
@@ -1712,6 +1783,29 @@ def _instance_collections(mod, class_name: str) -> frozenset[str]:
                         names.add(dn[5:])
             stack.extend(code_children(n))
     return frozenset(names)
+
+
+def _instance_attribute_classes(mod, class_name: str) -> dict[str, str]:
+    """``{attr: qualified class}`` for each ``self.attr = Cls(...)`` in ``class_name``'s methods,
+    where ``Cls`` is imported or defined in ``mod`` (the first assignment wins)."""
+    out: dict[str, str] = {}
+    cls = mod.classes.get(class_name)
+    if cls is None:
+        return out
+    stack: list[cst.CSTNode] = [cls.body]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, (cst.Assign, cst.AnnAssign)) and isinstance(n.value, cst.Call):
+            targets = [t.target for t in n.targets] if isinstance(n, cst.Assign) else [n.target]
+            callee = dotted_name(n.value.func)
+            qn = mod.imports.qualify(n.value.func) or (
+                f"{mod.module_name}.{callee}" if callee in mod.classes else None)
+            for t in targets:
+                dn = dotted_name(t)
+                if qn and dn and dn.startswith("self.") and dn.count(".") == 1:
+                    out.setdefault(dn[5:], qn)
+        stack.extend(code_children(n))
+    return out
 
 
 _LIMIT_WORDS = frozenset({"limit", "max", "count", "size", "top", "num", "rows", "results", "lines", "k", "n"})
