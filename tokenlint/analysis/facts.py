@@ -148,6 +148,11 @@ def _classify(src: Src, checked: dict, ret_site: Site) -> DataFlow:
     check = checked.get(src.site)
     if b is not None and b.tokens:
         return DataFlow(src, FlowKind.ESTIMATED, b.site, None, None, ret_site)
+    if check is not None and check.caller_param is not None:
+        # ``if len(text) > max_chars`` with ``max_chars`` the model's to choose, uncapped
+        p = check.caller_param
+        kind = FlowKind.DEFAULT_ALL if p.default_none else FlowKind.CALLER
+        return DataFlow(src, kind, check.site, p.name, p.site, ret_site)
     if check is not None:
         huge = check.budget is not None and (
             check.budget > (HUGE_TOKENS if check.tokens else HUGE_CHARS)

@@ -65,6 +65,11 @@ class SizeCheck:
     measured: frozenset
     budget: int | None
     tokens: bool
+    #: The tool parameter the budget is, when the model chooses it and nothing caps it
+    #: (``if len(text) > max_chars``): a bound of the caller's choosing, not an enforced one.
+    caller_param: Param | None = None
+    #: In a helper: the parameters whose data is measured (see ``Measure.params``).
+    measured_params: frozenset = frozenset()
 
 
 @dataclass
@@ -146,11 +151,11 @@ class Analyzer:
         key = id(fn)
         if key in self._helpers:
             return self._helpers[key]
-        if depth > MAX_HELPER_DEPTH:
-            return None
         self._helpers[key] = None  # recursion guard
         owner = next((k.split(".")[0] for k, v in module.functions.items() if v is fn and "." in k), None)
-        interp = FunctionInterpreter(self, module, fn, depth=depth + 1, helper=True, class_name=owner)
+        # depth 1 whoever asks first: a summary is cached per function, so it must not depend on
+        # how deep its first caller was (each function is summarised once: the work is bounded)
+        interp = FunctionInterpreter(self, module, fn, depth=1, helper=True, class_name=owner)
         summary = interp.run(_body(fn))
         self._helpers[key] = summary
         return summary
@@ -503,10 +508,19 @@ class FunctionInterpreter:
                 return
             if not (_limit_like(p.name) or {"budget", "chars", "tokens", "length", "bytes"} & set(words(p.name))):
                 return  # ``if start >= len(lines)``: a position checked, not a size budget
-            budget = p.clamp
+            budget = p.clamp if p.clamp is not None else ps[0].clamp
+            if budget is not None:
+                caller = None
+            elif self.helper:
+                caller = Param(p.name, None)  # the budget a caller passes (see call_helper)
+            else:
+                caller = p
+        else:
+            caller = None
         sites = frozenset(s for m in ms for s in m.sites)
+        names = frozenset(n for m in ms for n in m.params)
         self.summary.checks.append(
-            SizeCheck(self.a.site(self.mod, comp), sites, budget, any(m.tokens for m in ms))
+            SizeCheck(self.a.site(self.mod, comp), sites, budget, any(m.tokens for m in ms), caller, names)
         )
 
     def _note_accumulation(self, name: str) -> None:
@@ -645,8 +659,10 @@ class FunctionInterpreter:
                 return frozenset({Src("TL104", self.a.site(self.mod, node), f"process .{attr}")})
         if attr in ("text", "content", "body", "data") and (
             markers(base, "http_response")
-            or (attr in ("text", "content") and _response_like(dotted_name(node.value)))
+            or (attr in ("text", "content") and _response_like(dotted_name(node.value))
+                and not any(isinstance(t, Param) and t.site is None for t in base))
         ):
+            # (a helper's ``response`` parameter is whatever each caller passes: not a body here)
             return frozenset({Src("TL105", self.a.site(self.mod, node), f"HTTP response .{attr}")})
         if attr == "objects":
             return frozenset({Marker("query", self.a.site(self.mod, node))})
@@ -843,7 +859,15 @@ class FunctionInterpreter:
                 if helper is not None:
                     break
         if helper is not None:
-            return self.call_helper(node, *helper)
+            out = self.call_helper(node, *helper)
+            if method is not None and dotted_name(func.value) not in ("self", "cls"):
+                # a method of an object made from data (``TextStepper(text).lines()``) may give
+                # that data back: the object's own fields are not traced
+                held = frozenset(t for t in recv if isinstance(t, Src)
+                                 or (isinstance(t, Param) and t.site is None))
+                if held and call_shape(method) is not Shape.SCALAR:
+                    out = union(out, held)
+            return out
 
         # unknown call: its result is made of its receiver and arguments (str(), json.dumps(),
         # text.strip(), pydantic models...); a file handle passed to a loader is a whole read
@@ -888,6 +912,9 @@ class FunctionInterpreter:
                 root_family = self._external_root(func.value, method)
                 if root_family is None:
                     return None
+                if root_family and any(isinstance(t, Src) for t in args) and \
+                        (dotted_name(func.value) or "").split(".")[0] in self.mod.imports.names:
+                    return None  # a utility of a library applied to data the tool holds
                 family = root_family or None
         else:
             if qn is None and isinstance(func, cst.Name) and func.value in self.env and not self.env[func.value]:
@@ -1075,8 +1102,28 @@ class FunctionInterpreter:
         self._merge(summary)
         return summary.returned()
 
-    def _merge(self, summary: Summary) -> None:
-        self.summary.checks.extend(summary.checks)
+    def _merge(self, summary: Summary, arg_flows: dict[str, Flow] | None = None) -> None:
+        for check in summary.checks:
+            if check.measured_params and arg_flows is not None:
+                # ``def fit(text, max_chars): if len(text) > max_chars`` measures what is passed
+                passed = union(*(arg_flows.get(n, EMPTY) for n in check.measured_params))
+                sites = frozenset(t.site for t in passed if isinstance(t, Src))
+                sites |= frozenset(s for t in passed if isinstance(t, Measure) for s in t.sites)
+                names = frozenset(t.name for t in passed if isinstance(t, Param) and t.site is None)
+                check = replace(check, measured=check.measured | sites, measured_params=names)
+            p = check.caller_param
+            if p is not None and p.site is None and arg_flows is not None:
+                # a helper's size check against its parameter: the budget is what this call
+                # passes; a tool parameter stays the model's choice unless it was clamped
+                passed = params(arg_flows.get(p.name, EMPTY))
+                known = self.param_defaults.get(passed[0].name, passed[0]) if passed else None
+                if known is None:
+                    check = replace(check, caller_param=None)  # a constant or configured budget
+                elif known.clamp is not None or passed[0].clamp is not None:
+                    check = replace(check, caller_param=None, budget=known.clamp or passed[0].clamp)
+                else:
+                    check = replace(check, caller_param=known if not self.helper else Param(known.name, None))
+            self.summary.checks.append(check)
         self.summary.runtime_fit |= summary.runtime_fit
         self.summary.untraced.extend(summary.untraced)
 
@@ -1308,7 +1355,7 @@ class FunctionInterpreter:
         arg_flows = self._bind_args(node, fn)
         if summary is None:
             return union(*arg_flows.values())
-        self._merge(summary)
+        self._merge(summary, arg_flows)
         parts = summary.tuple_parts()
         if parts is not None:  # ``a, b = helper()``: each target gets its own part
             self._tuple_results[id(node)] = [self._from_helper(p, node, fn, arg_flows) for p in parts]

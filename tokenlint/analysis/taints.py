@@ -108,6 +108,9 @@ class Param:
 class Measure:
     sites: FrozenSet[Site]
     tokens: bool = False
+    #: In a helper: the parameters whose data was measured (``len(result)``); each caller
+    #: turns them into the sites of what it passes.
+    params: FrozenSet[str] = frozenset()
 
 
 Taint = Union[Src, Marker, Param, Measure]
@@ -143,9 +146,11 @@ def measure_of(flow: Flow, tokens: bool = False) -> Flow:
     """``len(x)``: a number that remembers which sources it measured; params pass through."""
     srcs = frozenset(t.site for t in flow if isinstance(t, Src))
     srcs |= frozenset(s for t in flow if isinstance(t, Measure) for s in t.sites)
+    names = frozenset(t.name for t in flow if isinstance(t, Param) and t.site is None)
+    names |= frozenset(n for t in flow if isinstance(t, Measure) for n in t.params)
     out: set = {t for t in flow if isinstance(t, Param)}
-    if srcs:
-        out.add(Measure(srcs, tokens))
+    if srcs or names:
+        out.add(Measure(srcs, tokens, names))
     return frozenset(out)
 
 
