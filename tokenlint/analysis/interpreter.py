@@ -835,6 +835,14 @@ class FunctionInterpreter:
         if elsewhere is not None:
             return elsewhere
 
+        # a callable a helper was given (``await operation()``): it returns what the caller's
+        # lambda or function returns (``call_helper`` puts it in place of the parameter)
+        if isinstance(func, cst.Name) and func.value in self.env:
+            given = frozenset(t for t in self.env[func.value] if isinstance(t, Param) and t.site is None)
+            if given:
+                self._args_flow(node)
+                return given
+
         # a function defined inside this one (a closure over its locals)
         if isinstance(func, cst.Name) and func.value not in self.env:
             nested = _nested_def(self.fn, func.value)
@@ -1223,7 +1231,9 @@ class FunctionInterpreter:
         if method == "fetchmany":
             bound = self.bound_from(args[0].value, node) if args else Bound(site, fixed=1)
             return frozenset({Src("TL101", site, ".fetchmany()", bound)})
-        if method in ("execute", "exec_driver_sql", "executescript") and args:
+        if method in ("execute", "exec_driver_sql", "executescript") and args and (
+                args[0].keyword is None or args[0].keyword.value in _QUERY_KEYWORDS):
+            # (``ExecuteCellTool().execute(mode=..., cell_index=...)`` is no SQL statement)
             sql_node = args[0].value
             argflow = self._args_flow(node)
             stmt_q = markers(argflow, "query")
@@ -1399,7 +1409,15 @@ class FunctionInterpreter:
         out: dict[str, Flow] = {}
         pos = 0
         for a in node.args:
-            flow = self.expr(a.value)
+            if isinstance(a.value, cst.Lambda):
+                # a callable the helper may call (``retry(lambda: fetch(x))``): what it returns
+                flow = self.expr(a.value.body)
+            elif isinstance(a.value, cst.Name) and a.value.value not in self.env and \
+                    _nested_def(self.fn, a.value.value) is not None:
+                nested = _nested_def(self.fn, a.value.value)
+                flow = self.call_nested(nested, {})
+            else:
+                flow = self.expr(a.value)
             if a.keyword is not None and a.keyword.value in kw_names:
                 out[a.keyword.value] = flow
             elif a.keyword is None and a.star == "" and pos < len(names):
