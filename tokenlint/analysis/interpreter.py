@@ -17,7 +17,7 @@ from typing import Iterable, Sequence
 import libcst as cst
 
 from tokenlint.analysis import catalogue as cat
-from tokenlint.analysis.shapes import Shape, call_shape, is_plural, words
+from tokenlint.analysis.shapes import COLLECTION_VERBS, Shape, call_shape, is_plural, words
 from tokenlint.analysis.taints import (
     EMPTY,
     Bound,
@@ -906,6 +906,10 @@ class FunctionInterpreter:
         if method is not None:
             assert isinstance(func, cst.Attribute)
             objects = markers(recv, "object")
+            if not objects and recv and all(isinstance(t, Src) and t.what.endswith(_SIZE_UNKNOWN) for t in recv):
+                # ``Query(q).sort_by("score").paging(0, k)``: a value of unknown shape that gets
+                # methods called on it was an object (a builder), not data
+                objects = [Marker("object", site)]
             if objects:
                 family = objects[0].family
             elif any(isinstance(t, (Src, Measure)) for t in recv):
@@ -955,14 +959,26 @@ class FunctionInterpreter:
         if shape is Shape.SCALAR:
             self.summary.untraced.append(callee)
             return EMPTY
+        # a request builder capped on the way (``Query(q).paging(0, k).dialect(2)``,
+        # ``client.limit(20)``): the cap travels with the object to the call that fetches
+        carried = [m.sql_bound for m in markers(recv, "object") if m.sql_bound is not None]
+        if method in _LIMIT_METHODS and node.args:
+            cap = self.bound_from(node.args[-1].value, node)
+            if cap is not None:
+                return frozenset({Marker("object", site, family=family, sql_bound=cap)})
+        if carried and not (shape is Shape.COLLECTION and words(name)[:1] and words(name)[0] in COLLECTION_VERBS):
+            # (``.return_fields("id", "score")`` configures the builder; ``.search()`` fetches)
+            return frozenset({Marker("object", site, family=family, sql_bound=max(carried, key=Bound.rank))})
         if shape is Shape.RECORD:
             self.summary.untraced.append(callee)
             if name[:1].isupper():  # a constructor keeps what it is given: Model(items=rows)
                 return _made_object(site, family, args)
             return frozenset({Marker("object", site, family=family)})
-        what = f"{callee} ({'size unknown' if shape is Shape.UNKNOWN else 'a collection or text'})"
+        what = f"{callee} {_SIZE_UNKNOWN if shape is Shape.UNKNOWN else '(a collection or text)'}"
         src = Src("TL108", site, what)
         bound = self._argument_bound(node)
+        for b in carried:
+            bound = b if bound is None or b.rank() > bound.rank() else bound
         return frozenset({src.with_bound(bound) if bound else src})
 
     def _external_root(self, expr: cst.BaseExpression, method: str | None = None) -> str | None:
@@ -1042,7 +1058,10 @@ class FunctionInterpreter:
                 pairs.append((a.keyword.value if a.keyword is not None else None, a.value, a.keyword is not None))
         for kw, value, named in pairs:
             b = None
-            if named:
+            built = [m.sql_bound for m in markers(self.expr(value), "object") if m.sql_bound is not None]
+            if built:  # a capped request object passed in (``index.search(query)``)
+                b = max(built, key=Bound.rank)
+            elif named:
                 if kw is not None and kw.replace("_", "").lower() in _LIMIT_KEYWORDS:
                     b = self.bound_from(value, node)
             else:
@@ -1782,6 +1801,13 @@ _ALT_CONSTRUCTOR = re.compile(r"^(from_\w+|model_validate(_json)?|parse_(obj|raw
 _ELEMENT_VERBS = frozenset({"get", "run", "retrieve", "fetch", "find_one", "load", "get_one", "one"})
 
 #: Keywords that carry a query's text.
+#: Suffix of the ``what`` of a TL108 source whose call name says nothing of its shape.
+_SIZE_UNKNOWN = "(size unknown)"
+
+#: Methods of a request builder that cap how many items the request returns.
+_LIMIT_METHODS = frozenset({"limit", "paging", "page_size", "per_page", "top", "take", "max_results",
+                            "size", "first_n", "set_limit", "with_limit"})
+
 _QUERY_KEYWORDS = frozenset({"query", "sql", "statement", "cypher", "sql_query", "query_string", "stmt"})
 
 #: Keywords (lower case, underscores removed) that cap how many items an API returns.

@@ -47,7 +47,7 @@ COLLECTION_VERBS = frozenset({
     "enumerate", "discover", "traverse", "expand", "resolve_all", "batch", "recommend",
     "similar", "suggest", "complete", "autocomplete", "lookup", "match", "top", "scroll",
     "stream", "tasks", "events", "transcribe", "transcript", "summarize", "summarise",
-    "render", "convert", "parse", "crawl", "hscan", "sscan", "zscan", "ft", "xinfo",
+    "render", "convert", "parse", "crawl", "hscan", "sscan", "zscan", "xinfo",
 })
 
 #: First words (verbs) whose call changes or reads one thing: the result is one record, an
