@@ -916,8 +916,12 @@ class FunctionInterpreter:
                 return None  # a method of data the tool holds: a transformation (rows.to_dict())
             elif params(recv):
                 # a helper's parameter may hold a client (``def list_tables(db): db.query()``);
-                # a value the model supplies is text or a number (``query.strip()``)
+                # a value the model supplies is text or a number (``query.strip()``), and so is
+                # what the standard library makes of it (``datetime.strptime(s, f).date()``)
                 if method in _VALUE_METHODS or any(p.site is not None for p in params(recv)):
+                    return None
+                root = _chain_root(func.value)
+                if root in self.mod.imports.names and _stdlib(self.mod.imports.names[root]):
                     return None
                 family = None
             else:
@@ -951,7 +955,7 @@ class FunctionInterpreter:
             # ``spec.fetcher_class(...)``, ``Model.model_validate(data)``, ``Cfg.from_env()``
             self.summary.untraced.append(callee)
             return _made_object(site, family, args)
-        if method is None and shape is Shape.UNKNOWN:
+        if shape is Shape.UNKNOWN and (method is None or _module_function(func, self.mod)):
             shape = Shape.RECORD  # a library function of scalars (``humanize.naturaldelta(d)``)
         if method is not None and shape is not Shape.SCALAR and name in _ELEMENT_VERBS and is_plural(owner.lower()):
             # ``client.containers.get(id)``, ``.run(...)``: one element of a plural collection
@@ -1586,6 +1590,22 @@ class FunctionInterpreter:
 
 
 # -- module helpers ------------------------------------------------------------------------------
+
+def _chain_root(expr: cst.BaseExpression) -> str | None:
+    """The name an attribute/call chain starts from (``datetime`` in ``datetime.now().date``)."""
+    node = expr
+    while isinstance(node, (cst.Attribute, cst.Call, cst.Subscript, cst.Await)):
+        node = node.func if isinstance(node, cst.Call) else (
+            node.expression if isinstance(node, cst.Await) else node.value)
+    return node.value if isinstance(node, cst.Name) else None
+
+
+def _module_function(func: cst.BaseExpression, mod) -> bool:
+    """``humanize.naturaldelta`` / ``np.array``: a function of an imported module (a lower-case
+    import called directly), not a method of an object or a class."""
+    return isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and \
+        func.value.value in mod.imports.names and func.value.value[:1].islower()
+
 
 def _arg_node(call: cst.Call, fn: cst.FunctionDef, param: str) -> cst.BaseExpression | None:
     """The argument expression ``call`` passes for ``fn``'s parameter ``param``, if given."""
