@@ -668,7 +668,7 @@ class FunctionInterpreter:
             return frozenset({Marker("query", self.a.site(self.mod, node))})
         if attr in cat.SCALAR_ATTRIBUTES:
             return scalar_of(base)
-        return frozenset(t for t in base if not isinstance(t, Marker) or t.kind == "object")
+        return frozenset(_part(t) for t in base if not isinstance(t, Marker) or t.kind == "object")
 
     def subscript(self, node: cst.Subscript) -> Flow:
         base = self.expr(node.value)
@@ -685,7 +685,7 @@ class FunctionInterpreter:
             base = _one_element(base)
             # an element or field keeps its source: rows iterate into ``r``, and ``r[0]`` is data;
             # an element of a table of clients is a client
-            return frozenset(t for t in base if not isinstance(t, Marker) or t.kind == "object")
+            return frozenset(_part(t) for t in base if not isinstance(t, Marker) or t.kind == "object")
         if isinstance(sl, cst.Slice):
             lower = self.expr(sl.lower) if sl.lower is not None else EMPTY
             if sl.upper is None:
@@ -977,7 +977,8 @@ class FunctionInterpreter:
             self.summary.untraced.append(callee)
             if name[:1].isupper():  # a constructor keeps what it is given: Model(items=rows)
                 return _made_object(site, family, args)
-            return frozenset({Marker("object", site, family=family)})
+            read = bool(words(name)) and words(name)[0] in _RECORD_READS
+            return frozenset({Marker("object", site, family=family, whole=read)})
         what = f"{callee} {_SIZE_UNKNOWN if shape is Shape.UNKNOWN else '(a collection or text)'}"
         src = Src("TL108", site, what)
         bound = self._argument_bound(node)
@@ -1401,7 +1402,8 @@ class FunctionInterpreter:
         out: set = set()
         for t in returned:
             if isinstance(t, Param) and t.site is None:
-                out |= arg_flows.get(t.name, EMPTY)
+                passed = arg_flows.get(t.name, EMPTY)
+                out |= frozenset(_part(x) for x in passed) if t.part else passed
             elif isinstance(t, Src) and t.bound is not None and t.bound.sql_param:
                 # the helper ran the SQL it was given: the bound is the one of the text passed
                 arg = _arg_node(node, fn, t.bound.sql_param)
@@ -1590,6 +1592,20 @@ class FunctionInterpreter:
 
 
 # -- module helpers ------------------------------------------------------------------------------
+
+def _part(t):
+    """A field or attribute of a whole record is one part of it (``info["title"]``); so is a
+    field of a helper's parameter (``project.root``), whatever each caller passes."""
+    if isinstance(t, Marker) and t.whole:
+        return replace(t, whole=False)
+    if isinstance(t, Param) and t.site is None and not t.part:
+        return replace(t, part=True)
+    return t
+
+
+#: First words of a call that reads one thing (its result is the thing, whole).
+_RECORD_READS = frozenset({"get", "read", "fetch", "describe", "show", "inspect", "info", "load", "retrieve"})
+
 
 def _chain_root(expr: cst.BaseExpression) -> str | None:
     """The name an attribute/call chain starts from (``datetime`` in ``datetime.now().date``)."""

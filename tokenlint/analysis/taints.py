@@ -93,6 +93,9 @@ class Marker:
     #: For ``object`` (a client, a record or any handle made by code tokenlint cannot see): the
     #: qualified name of the constructor or factory that made it (``redis.Redis``), if known.
     family: str | None = None
+    #: For ``object``: one whole record a read of unreadable code returned (``get_build_info()``),
+    #: not a field picked from it nor an acknowledgement of a write.
+    whole: bool = False
 
 
 @dataclass(frozen=True)
@@ -102,6 +105,8 @@ class Param:
     default_none: bool = False
     has_default: bool = False
     clamp: int | None = None
+    #: In a helper: a field or attribute of the parameter, not the whole value passed in.
+    part: bool = False
 
 
 @dataclass(frozen=True)
