@@ -22,8 +22,8 @@ from dataclasses import dataclass, field
 import libcst as cst
 
 from tokenlint.analysis import catalogue as cat
-from tokenlint.analysis.interpreter import Analyzer, FunctionInterpreter, SizeCheck
-from tokenlint.analysis.taints import Site, Src, markers, sources
+from tokenlint.analysis.interpreter import Analyzer, FunctionInterpreter, SizeCheck, whole_record_sources
+from tokenlint.analysis.taints import Site, Src, sources
 from tokenlint.discovery import ToolDef, function_body
 from tokenlint.imports import dotted_name
 from tokenlint.model import Risk
@@ -97,7 +97,7 @@ def analyse_tool(analyzer: Analyzer, tool: ToolDef) -> ToolFacts:
     seen: set = set()
     for ret_site, flow in summary.returns:
         srcs = sources(flow)
-        srcs += _whole_records(flow)
+        srcs += whole_record_sources(flow)
         if srcs:
             facts.data_returns.append(ret_site)
         for src in srcs:
@@ -115,19 +115,6 @@ def analyse_tool(analyzer: Analyzer, tool: ToolDef) -> ToolFacts:
     facts.continuation, facts.hint_site = _continuation(tool, interp, summary)
     facts.definition_text = _definition_text(tool)
     return facts
-
-
-def _whole_records(flow) -> list[Src]:
-    """One record read whole from code tokenlint cannot see (``client.get_build_info(n)``,
-    returned as-is) is of open-ended contents: every field the service sends, however many
-    (labelling rule 5, "Single objects"). A field picked from it (``info["title"]``) or the
-    acknowledgement of a write (``create_index(...)``) is not marked ``whole``."""
-    out = []
-    for m in markers(flow, "object"):
-        if m.whole:
-            callee = dotted_name(m.site.node.func) if isinstance(m.site.node, cst.Call) else None
-            out.append(Src("TL108", m.site, f"{callee or '…'}() (one record returned whole, every field)"))
-    return out
 
 
 def _shared_returns(tool: ToolDef, interp: FunctionInterpreter) -> None:

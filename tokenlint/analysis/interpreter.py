@@ -768,6 +768,7 @@ class FunctionInterpreter:
             name in cat.RUNTIME_FITTERS and qn is None and dn in cat.RUNTIME_FITTERS
         ):
             flow = self._args_flow(node)
+            flow = union(frozenset(_part(t) for t in flow), frozenset(whole_record_sources(flow)))
             self.summary.runtime_fit = True
             return apply_bound(flow, Bound(site, fixed=None, tokens=True))
 
@@ -855,13 +856,11 @@ class FunctionInterpreter:
             # a method of an object whose class is in the run (``ci = get_ci(); ci.list_jobs()``,
             # a module-level instance ``handler = CreateFileHandler()``)
             families = [obj.family for obj in markers(recv, "object") if obj.family]
-            if not families and isinstance(func.value, cst.Name) and func.value.value not in self.env:
-                root = self._external_root(func.value, method)
-                families = [root] if root else []
-            owner = dotted_name(func.value) or ""
-            if not families and self.class_name and owner.startswith("self.") and owner.count(".") == 1:
-                # ``self.editor.edit(...)`` where a method of the class set ``self.editor = Editor()``
-                families = [f for f in [self.a.instance_attribute_family(self.mod, self.class_name, owner[5:])] if f]
+            if not families:
+                # a module-level instance (``handler = FileHandler()``), ``self.editor`` set in
+                # the class or a base, or a chain of them (``service.attachments.names()``)
+                family = self._chain_class(func.value)
+                families = [family] if family else []
             for family in families:
                 helper = self.a.project.find_function(f"{family}.{method}")
                 if helper is not None:
@@ -985,6 +984,33 @@ class FunctionInterpreter:
         for b in carried:
             bound = b if bound is None or b.rank() > bound.rank() else bound
         return frozenset({src.with_bound(bound) if bound else src})
+
+    def _chain_class(self, expr: cst.BaseExpression, depth: int = 0) -> str | None:
+        """The qualified project class of the object ``expr`` names, when the code says it:
+        ``self`` in a method, a module-level ``name = Cls(...)``, or ``<object>.attr`` where a
+        method of the object's class (or a base) sets ``self.attr = Cls(...)``; else None."""
+        if depth > 4:
+            return None
+        if isinstance(expr, cst.Name):
+            n = expr.value
+            if n == "self" and self.class_name:
+                return f"{self.mod.module_name}.{self.class_name}"
+            if n in self.env:
+                return None
+            value = _module_constant(self.mod, n)
+            if isinstance(value, cst.Call):
+                callee = dotted_name(value.func)
+                if callee in self.mod.classes:
+                    return f"{self.mod.module_name}.{callee}"
+                return self.mod.imports.qualify(value.func)
+            return None
+        if isinstance(expr, cst.Attribute):
+            owner = self._chain_class(expr.value, depth + 1)
+            found = self.a.project.resolve(owner) if owner else None
+            if found is None or found[1] not in found[0].classes:
+                return None
+            return self.a.instance_attribute_family(found[0], found[1], expr.attr.value)
+        return None
 
     def _external_root(self, expr: cst.BaseExpression, method: str | None = None) -> str | None:
         """Whether the object a method is called on comes from outside the tool's own values:
@@ -1592,6 +1618,20 @@ class FunctionInterpreter:
 
 
 # -- module helpers ------------------------------------------------------------------------------
+
+def whole_record_sources(flow: Flow) -> list[Src]:
+    """One record read whole from code tokenlint cannot see (``client.get_build_info(n)``,
+    returned as-is) is of open-ended contents: every field the service sends, however many
+    (labelling rule 5, "Single objects"): a TL108 source per such ``object`` marker in ``flow``.
+    A field picked from it (``info["title"]``) or the acknowledgement of a write
+    (``create_index(...)``) is not marked ``whole``."""
+    out = []
+    for m in markers(flow, "object"):
+        if m.whole:
+            callee = dotted_name(m.site.node.func) if isinstance(m.site.node, cst.Call) else None
+            out.append(Src("TL108", m.site, f"{callee or '…'}() (one record returned whole, every field)"))
+    return out
+
 
 def _part(t):
     """A field or attribute of a whole record is one part of it (``info["title"]``); so is a
