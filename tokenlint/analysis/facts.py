@@ -22,7 +22,8 @@ from dataclasses import dataclass, field
 import libcst as cst
 
 from tokenlint.analysis import catalogue as cat
-from tokenlint.analysis.interpreter import Analyzer, FunctionInterpreter, SizeCheck, whole_record_sources
+from tokenlint.analysis.external import whole_record_sources
+from tokenlint.analysis.interpreter import Analyzer, FunctionInterpreter, SizeCheck
 from tokenlint.analysis.taints import Site, Src, sources
 from tokenlint.discovery import ToolDef, function_body
 from tokenlint.imports import dotted_name

@@ -4,57 +4,42 @@ Flow-sensitive within a function (``text = text[:1000]`` replaces the unbounded 
 branches, runs loop bodies twice so values appended in a loop reach the code after it, and
 follows calls into helper functions of the same module and of other modules of the run (each
 helper summarised once, with its parameters as placeholders substituted at each call).
+
+This module keeps Python's semantics: statements, control flow, expressions, assignment and the
+dispatch of a call. What a call returns is decided by its mixins, one module per kind of callee:
+``library_calls`` (libraries known by their method names, tables in ``catalogue``), ``followed``
+(the project's own helpers, methods, closures and code run elsewhere), ``external`` (code that is
+not in the run: unknown size until shown small, judged by ``shapes``), ``constants`` (integer and
+string values known before run time); ``values`` holds the small predicates they share.
 """
 
 from __future__ import annotations
 
-import builtins
 import re
-import sys
-from dataclasses import dataclass, field, replace
-from typing import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Iterable
 
 import libcst as cst
 
 from tokenlint.analysis import catalogue as cat
-from tokenlint.analysis.shapes import COLLECTION_VERBS, Shape, call_shape, is_plural, words
-from tokenlint.analysis.taints import (
-    EMPTY,
-    Bound,
-    Flow,
-    Marker,
-    Measure,
-    Param,
-    Site,
-    Src,
-    apply_bound,
-    markers,
-    measure_of,
-    params,
-    scalar_of,
-    sources,
-    union,
-)
+from tokenlint.analysis.constants import (Constants, keyword_arg, le_in_annotation, le_of_call, module_constant,
+                                          string_literal)
+from tokenlint.analysis.external import (CONTEXT_FAMILY, ExternalCalls, is_context_param, limit_like, part_of,
+                                         whole_record_sources)
+from tokenlint.analysis.followed import FollowedCalls, find_instance_attribute_classes, find_instance_collections, nested_def
+from tokenlint.analysis.library_calls import LibraryCalls
+from tokenlint.analysis.shapes import Shape, call_shape, words
+from tokenlint.analysis.taints import (EMPTY, Bound, Flow, Marker, Measure, Param, Site, Src, apply_bound, markers,
+                                       measure_of, params, scalar_of, union)
+from tokenlint.analysis.values import (BUILTINS, RUNTIME_COLLECTION, body_of, empty_collection, is_arguments_name,
+                                       is_stdlib, one_element, response_like, statements_of)
 from tokenlint.imports import dotted_name
 from tokenlint.walk import code_children
 
-MAX_HELPER_DEPTH = 4
-
-#: How a TL108 source made from a run-time collection ends its description (an element of such
-#: a collection is one record; ``_one_element``).
-RUNTIME_COLLECTION = "(filled at run time)"
-
-#: Methods of database wrappers that run a query and return all of its rows.
-SQL_RUNNERS = frozenset({"execute_query", "run_query", "fetch_all", "execute_sql", "run_sql",
-                         "query_df", "read_sql", "fetch_query", "select_all"})
 
 #: Functions that read a whole file object they are given.
 LOADERS = frozenset({"load", "safe_load", "full_load", "unsafe_load", "reader", "DictReader",
                      "read_csv", "read_json", "parse", "loads"})
-
-#: Methods that add their arguments to the receiver (``out.append(row)``).
-ACCUMULATORS = frozenset({"append", "extend", "add", "update", "insert", "write", "writelines",
-                          "appendleft", "put", "put_nowait", "setdefault"})
 
 
 @dataclass
@@ -115,7 +100,7 @@ class Analyzer:
         data filled at run time. Computed once per (module, class) in a run."""
         key = (module.module_name, class_name)
         if key not in self._instance_collections:
-            self._instance_collections[key] = _instance_collections(module, class_name)
+            self._instance_collections[key] = find_instance_collections(module, class_name)
         return self._instance_collections[key]
 
     def instance_attribute_family(self, module, class_name: str, attr: str) -> str | None:
@@ -125,7 +110,7 @@ class Analyzer:
             key = (module.module_name, class_name)
             table = self._instance_attributes.get(key)
             if table is None:
-                table = self._instance_attributes[key] = _instance_attribute_classes(module, class_name)
+                table = self._instance_attributes[key] = find_instance_attribute_classes(module, class_name)
             if attr in table:
                 return table[attr]
             cls = module.classes.get(class_name)
@@ -156,30 +141,16 @@ class Analyzer:
         # depth 1 whoever asks first: a summary is cached per function, so it must not depend on
         # how deep its first caller was (each function is summarised once: the work is bounded)
         interp = FunctionInterpreter(self, module, fn, depth=1, helper=True, class_name=owner)
-        summary = interp.run(_body(fn))
+        summary = interp.run(body_of(fn))
         self._helpers[key] = summary
         return summary
-
-
-def _body(fn: cst.FunctionDef) -> Sequence[cst.BaseStatement]:
-    return fn.body.body if isinstance(fn.body, cst.IndentedBlock) else [fn.body]  # type: ignore[list-item]
-
-
-def _block(node) -> list:
-    if node is None:
-        return []
-    if isinstance(node, cst.IndentedBlock):
-        return list(node.body)
-    if isinstance(node, (cst.Else, cst.Finally)):
-        return _block(node.body)
-    return [node]
 
 
 class _Return(Exception):
     pass
 
 
-class FunctionInterpreter:
+class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants):
     """Interprets one function body (or a dispatch branch) into a ``Summary``.
 
     ``args_style`` ``"mapping"`` makes ``arguments["k"]`` / ``arguments.get("k", d)`` read as
@@ -236,18 +207,18 @@ class FunctionInterpreter:
             clamp = None
             ann = p.annotation.annotation if p.annotation else None
             if isinstance(default, cst.Call):
-                clamp = _le_of_call(default)
-                dflt = _kwarg(default, "default")
+                clamp = le_of_call(default)
+                dflt = keyword_arg(default, "default")
                 if dflt is not None:
                     default_none = isinstance(dflt, cst.Name) and dflt.value == "None"
             if ann is not None:
-                clamp = clamp if clamp is not None else _le_in_annotation(ann, self)
+                clamp = clamp if clamp is not None else le_in_annotation(ann, self)
             falsy_default = isinstance(default, cst.Name) and default.value in ("None", "False") or (
                 isinstance(default, cst.Integer) and default.value == "0"
             )
             if falsy_default:
                 self.disabled_params.add(name)
-            if _context_param(name, ann):
+            if is_context_param(name, ann):
                 # the SDK's request context: an object (its lifespan state holds clients), not a
                 # value the model supplies
                 self.env[name] = frozenset({Marker("object", self.a.site(self.mod, p), family=CONTEXT_FAMILY)})
@@ -303,14 +274,14 @@ class FunctionInterpreter:
                 flow = self.expr(item.item)
                 if item.asname is not None:
                     self.assign(item.asname.name, flow, item.item)
-            return self.block(_block(node.body))
+            return self.block(statements_of(node.body))
         if isinstance(node, cst.Match):
             self.expr(node.subject)
             base = dict(self.env)
             envs = []
             for case in node.cases:
                 self.env = dict(base)
-                if self.block(_block(case.body)):
+                if self.block(statements_of(case.body)):
                     envs.append(self.env)
             self.env = _join(envs or [base], base)
             return True
@@ -365,7 +336,7 @@ class FunctionInterpreter:
         if isinstance(target, cst.Subscript):
             name = dotted_name(target.value)
             if name and value is not None and len(target.slice) == 1 and isinstance(target.slice[0].slice, cst.Index):
-                self.dict_entries.setdefault(name, []).append((_string_lit(target.slice[0].slice.value), value))
+                self.dict_entries.setdefault(name, []).append((string_literal(target.slice[0].slice.value), value))
             if name:
                 self.env[name] = union(self.env.get(name, EMPTY), flow)
                 self._note_accumulation(name)
@@ -377,14 +348,14 @@ class FunctionInterpreter:
         if isinstance(value, cst.Await):
             value = value.expression
         callee = self.mod.imports.qualify(value.func) if isinstance(value, cst.Call) else None
-        if isinstance(value, cst.Call) and not (callee and _stdlib(callee)) and \
-                not (callee is None and dotted_name(value.func) in _BUILTINS):
+        if isinstance(value, cst.Call) and not (callee and is_stdlib(callee)) and \
+                not (callee is None and dotted_name(value.func) in BUILTINS):
             self.assigned_from_call.add(name)  # a value of the standard library is no client
         else:
             self.assigned_from_call.discard(name)
         if isinstance(value, cst.Dict):
             self.dict_entries[name] = [
-                (_string_lit(e.key), e.value) for e in value.elements if isinstance(e, cst.DictElement)
+                (string_literal(e.key), e.value) for e in value.elements if isinstance(e, cst.DictElement)
             ]
         text = self.string_value(value) if value is not None else None
         if text is not None:
@@ -397,13 +368,13 @@ class FunctionInterpreter:
         self.condition(node.test)
         base = dict(self.env)
         envs = []
-        if self.block(_block(node.body)):
+        if self.block(statements_of(node.body)):
             envs.append(self.env)
         self.env = dict(base)
         if isinstance(node.orelse, cst.If):
             falls = self.if_(node.orelse)
         elif node.orelse is not None:
-            falls = self.block(_block(node.orelse))
+            falls = self.block(statements_of(node.orelse))
         else:
             falls = True
         if falls:
@@ -422,12 +393,12 @@ class FunctionInterpreter:
         self.loop_breaks.append([])
         for _ in range(2):
             self.assign(node.target, elem, None)
-            self.block(_block(node.body))
+            self.block(statements_of(node.body))
         accs = self.loop_accumulators.pop()
         breaks = self.loop_breaks.pop()
         self._apply_loop_breaks(accs, breaks, node, enumerate_target=node.target)
         if node.orelse is not None:
-            self.block(_block(node.orelse))
+            self.block(statements_of(node.orelse))
 
     def while_(self, node: cst.While) -> None:
         self.condition(node.test)
@@ -437,7 +408,7 @@ class FunctionInterpreter:
         inner: list[Flow] = []
         for _ in range(2):
             snapshot = dict(self.env)
-            self.block(_block(node.body))
+            self.block(statements_of(node.body))
             inner.extend(v for k, v in self.env.items() if snapshot.get(k) is not v)
         accs = self.loop_accumulators.pop()
         breaks = self.loop_breaks.pop()
@@ -453,9 +424,9 @@ class FunctionInterpreter:
     def try_(self, node) -> bool:
         base = dict(self.env)
         envs = []
-        if self.block(_block(node.body)):
+        if self.block(statements_of(node.body)):
             if node.orelse is not None:
-                if self.block(_block(node.orelse)):
+                if self.block(statements_of(node.orelse)):
                     envs.append(self.env)
             else:
                 envs.append(self.env)
@@ -464,11 +435,11 @@ class FunctionInterpreter:
             self.env = _join([base, after_body], base)
             if h.name is not None:
                 self.assign(h.name.name, EMPTY, None)
-            if self.block(_block(h.body)):
+            if self.block(statements_of(h.body)):
                 envs.append(self.env)
         self.env = _join(envs, base) if envs else base
         if node.finalbody is not None:
-            self.block(_block(node.finalbody))
+            self.block(statements_of(node.finalbody))
         return bool(envs)
 
     def condition(self, test: cst.BaseExpression) -> None:
@@ -506,7 +477,7 @@ class FunctionInterpreter:
             p = self.param_defaults.get(ps[0].name)
             if p is None or ps[0].name in self.disabled_params:
                 return
-            if not (_limit_like(p.name) or {"budget", "chars", "tokens", "length", "bytes"} & set(words(p.name))):
+            if not (limit_like(p.name) or {"budget", "chars", "tokens", "length", "bytes"} & set(words(p.name))):
                 return  # ``if start >= len(lines)``: a position checked, not a size budget
             budget = p.clamp if p.clamp is not None else ps[0].clamp
             if budget is not None:
@@ -659,7 +630,7 @@ class FunctionInterpreter:
                 return frozenset({Src("TL104", self.a.site(self.mod, node), f"process .{attr}")})
         if attr in ("text", "content", "body", "data") and (
             markers(base, "http_response")
-            or (attr in ("text", "content") and _response_like(dotted_name(node.value))
+            or (attr in ("text", "content") and response_like(dotted_name(node.value))
                 and not any(isinstance(t, Param) and t.site is None for t in base))
         ):
             # (a helper's ``response`` parameter is whatever each caller passes: not a body here)
@@ -668,7 +639,7 @@ class FunctionInterpreter:
             return frozenset({Marker("query", self.a.site(self.mod, node))})
         if attr in cat.SCALAR_ATTRIBUTES:
             return scalar_of(base)
-        return frozenset(_part(t) for t in base if not isinstance(t, Marker) or t.kind == "object")
+        return frozenset(part_of(t) for t in base if not isinstance(t, Marker) or t.kind == "object")
 
     def subscript(self, node: cst.Subscript) -> Flow:
         base = self.expr(node.value)
@@ -678,14 +649,14 @@ class FunctionInterpreter:
         sl = node.slice[0].slice
         if isinstance(sl, cst.Index):
             key = sl.value
-            lit = _string_lit(key)
-            if self.args_style == "mapping" and lit is not None and _is_arguments_name(base_name):
+            lit = string_literal(key)
+            if self.args_style == "mapping" and lit is not None and is_arguments_name(base_name):
                 return self.mapping_param(lit, None, node, required=True)
             self.expr(key)
-            base = _one_element(base)
+            base = one_element(base)
             # an element or field keeps its source: rows iterate into ``r``, and ``r[0]`` is data;
             # an element of a table of clients is a client
-            return frozenset(_part(t) for t in base if not isinstance(t, Marker) or t.kind == "object")
+            return frozenset(part_of(t) for t in base if not isinstance(t, Marker) or t.kind == "object")
         if isinstance(sl, cst.Slice):
             lower = self.expr(sl.lower) if sl.lower is not None else EMPTY
             if sl.upper is None:
@@ -768,7 +739,7 @@ class FunctionInterpreter:
             name in cat.RUNTIME_FITTERS and qn is None and dn in cat.RUNTIME_FITTERS
         ):
             flow = self._args_flow(node)
-            flow = union(frozenset(_part(t) for t in flow), frozenset(whole_record_sources(flow)))
+            flow = union(frozenset(part_of(t) for t in flow), frozenset(whole_record_sources(flow)))
             self.summary.runtime_fit = True
             return apply_bound(flow, Bound(site, fixed=None, tokens=True))
 
@@ -846,7 +817,7 @@ class FunctionInterpreter:
 
         # a function defined inside this one (a closure over its locals)
         if isinstance(func, cst.Name) and func.value not in self.env:
-            nested = _nested_def(self.fn, func.value)
+            nested = nested_def(self.fn, func.value)
             if nested is not None:
                 return self.call_nested(nested, self._bind_args(node, nested))
 
@@ -887,303 +858,16 @@ class FunctionInterpreter:
         flow = union(recv, args)
         return frozenset(t for t in flow if not isinstance(t, Marker))
 
-    # -- code tokenlint cannot see into ---------------------------------------------------------
-    def external_call(self, node: cst.Call, qn: str | None, name: str, method: str | None,
-                      recv: Flow, args: Flow, site: Site) -> Flow | None:
-        """The result of a call into code tokenlint cannot read (an SDK client, a library), or
-        None when the call is not one (a builtin, the standard library, a transformation of data
-        the tool already holds, a method of a local value).
-
-        Unknown size until shown small (the "Analysis" direction): SQL text or a caller's query
-        makes rows (TL101); otherwise ``shapes.call_shape`` judges the name: a collection or an
-        unknown shape is a TL108 source (bounded by a limit-like argument, if any); one record or
-        a handle becomes an ``object`` marker (its methods are external calls too) and is noted
-        in ``Summary.untraced``; a scalar is nothing.
-        """
-        func = node.func
-        name = method or name
-        if method is not None:
-            assert isinstance(func, cst.Attribute)
-            objects = markers(recv, "object")
-            if not objects and recv and all(isinstance(t, Src) and t.what.endswith(_SIZE_UNKNOWN) for t in recv):
-                # ``Query(q).sort_by("score").paging(0, k)``: a value of unknown shape that gets
-                # methods called on it was an object (a builder), not data
-                objects = [Marker("object", site)]
-            if objects:
-                family = objects[0].family
-            elif any(isinstance(t, (Src, Measure)) for t in recv):
-                return None  # a method of data the tool holds: a transformation (rows.to_dict())
-            elif params(recv):
-                # a helper's parameter may hold a client (``def list_tables(db): db.query()``);
-                # a value the model supplies is text or a number (``query.strip()``), and so is
-                # what the standard library makes of it (``datetime.strptime(s, f).date()``)
-                if method in _VALUE_METHODS or any(p.site is not None for p in params(recv)):
-                    return None
-                root = _chain_root(func.value)
-                if root in self.mod.imports.names and _stdlib(self.mod.imports.names[root]):
-                    return None
-                family = None
-            else:
-                root_family = self._external_root(func.value, method)
-                if root_family is None:
-                    return None
-                if root_family and any(isinstance(t, Src) for t in args) and \
-                        (dotted_name(func.value) or "").split(".")[0] in self.mod.imports.names:
-                    return None  # a utility of a library applied to data the tool holds
-                family = root_family or None
-        else:
-            if qn is None and isinstance(func, cst.Name) and func.value in self.env and not self.env[func.value]:
-                # a class or factory held in a local (``cls = Redis if x else Cluster; cls(...)``)
-                self.summary.untraced.append(f"{func.value}()")
-                return _made_object(site, None, args)
-            if qn is None or _stdlib(qn):
-                return None
-            if any(isinstance(t, Src) for t in args):
-                return None  # a function of data the tool holds: a formatter (tabulate(rows))
-            family = qn
-        if family == CONTEXT_FAMILY and method is not None and (
-                method in _CONTEXT_SMALL or method.startswith(("send_", "report_", "log"))):
-            return EMPTY  # ``ctx.info(...)``, ``ctx.report_progress(...)``: a notification
-        callee = f"{dotted_name(func) or '….' + name}()"
-        shape = call_shape(name)
-        sql = self._external_sql(node, name, shape, site)
-        if sql is not None:
-            return sql
-        owner = (dotted_name(func.value) or "").split(".")[-1] if isinstance(func, cst.Attribute) else ""
-        if _CONSTRUCTOR_NAME.search(name) or (owner[:1].isupper() and _ALT_CONSTRUCTOR.match(name)):
-            # ``spec.fetcher_class(...)``, ``Model.model_validate(data)``, ``Cfg.from_env()``
-            self.summary.untraced.append(callee)
-            return _made_object(site, family, args)
-        if shape is Shape.UNKNOWN and (method is None or _module_function(func, self.mod)):
-            shape = Shape.RECORD  # a library function of scalars (``humanize.naturaldelta(d)``)
-        if method is not None and shape is not Shape.SCALAR and name in _ELEMENT_VERBS and is_plural(owner.lower()):
-            # ``client.containers.get(id)``, ``.run(...)``: one element of a plural collection
-            shape = Shape.RECORD
-        if shape is Shape.SCALAR:
-            self.summary.untraced.append(callee)
-            return EMPTY
-        # a request builder capped on the way (``Query(q).paging(0, k).dialect(2)``,
-        # ``client.limit(20)``): the cap travels with the object to the call that fetches
-        carried = [m.sql_bound for m in markers(recv, "object") if m.sql_bound is not None]
-        if method in _LIMIT_METHODS and node.args:
-            cap = self.bound_from(node.args[-1].value, node)
-            if cap is not None:
-                return frozenset({Marker("object", site, family=family, sql_bound=cap)})
-        if carried and not (shape is Shape.COLLECTION and words(name)[:1] and words(name)[0] in COLLECTION_VERBS):
-            # (``.return_fields("id", "score")`` configures the builder; ``.search()`` fetches)
-            return frozenset({Marker("object", site, family=family, sql_bound=max(carried, key=Bound.rank))})
-        if shape is Shape.RECORD:
-            self.summary.untraced.append(callee)
-            if name[:1].isupper():  # a constructor keeps what it is given: Model(items=rows)
-                return _made_object(site, family, args)
-            read = bool(words(name)) and words(name)[0] in _RECORD_READS
-            return frozenset({Marker("object", site, family=family, whole=read)})
-        what = f"{callee} {_SIZE_UNKNOWN if shape is Shape.UNKNOWN else '(a collection or text)'}"
-        src = Src("TL108", site, what)
-        bound = self._argument_bound(node)
-        for b in carried:
-            bound = b if bound is None or b.rank() > bound.rank() else bound
-        return frozenset({src.with_bound(bound) if bound else src})
-
-    def _chain_class(self, expr: cst.BaseExpression, depth: int = 0) -> str | None:
-        """The qualified project class of the object ``expr`` names, when the code says it:
-        ``self`` in a method, a module-level ``name = Cls(...)``, or ``<object>.attr`` where a
-        method of the object's class (or a base) sets ``self.attr = Cls(...)``; else None."""
-        if depth > 4:
-            return None
-        if isinstance(expr, cst.Name):
-            n = expr.value
-            if n == "self" and self.class_name:
-                return f"{self.mod.module_name}.{self.class_name}"
-            if n in self.env:
-                return None
-            value = _module_constant(self.mod, n)
-            if isinstance(value, cst.Call):
-                callee = dotted_name(value.func)
-                if callee in self.mod.classes:
-                    return f"{self.mod.module_name}.{callee}"
-                return self.mod.imports.qualify(value.func)
-            return None
-        if isinstance(expr, cst.Attribute):
-            owner = self._chain_class(expr.value, depth + 1)
-            found = self.a.project.resolve(owner) if owner else None
-            if found is None or found[1] not in found[0].classes:
-                return None
-            return self.a.instance_attribute_family(found[0], found[1], expr.attr.value)
-        return None
-
-    def _external_root(self, expr: cst.BaseExpression, method: str | None = None) -> str | None:
-        """Whether the object a method is called on comes from outside the tool's own values:
-        returns its family (a qualified name, or ``""`` when unknown) or None when it is a
-        local value, a literal, or a standard-library module."""
-        node = expr
-        while isinstance(node, (cst.Attribute, cst.Call, cst.Subscript, cst.Await)):
-            if isinstance(node, cst.Call):
-                node = node.func
-            elif isinstance(node, cst.Await):
-                node = node.expression
-            else:
-                node = node.value
-        if not isinstance(node, cst.Name):
-            return None  # a literal: "sep".join(...), [..].count()
-        n = node.value
-        if n in self.env:
-            objs = markers(self.env[n], "object")
-            if objs:
-                return objs[0].family or ""
-            # a local we could not trace to a value (``r = Manager.get_connection()``) is an
-            # object when a method other than a str/list/dict one is called on it
-            if self.env[n] or method in _VALUE_METHODS or n not in self.assigned_from_call:
-                return None
-            return ""
-        if n in ("self", "cls"):
-            return ""
-        if n in self.mod.imports.names:
-            qn = self.mod.imports.names[n]
-            return None if _stdlib(qn) else qn
-        value = _module_constant(self.mod, n)
-        if value is None:
-            # a builtin, or a global bound elsewhere (``_client: Client`` set in ``main()``)
-            return None if n in _BUILTINS else ""
-        if isinstance(value, cst.Call):
-            return self.mod.imports.qualify(value.func) or dotted_name(value.func) or ""
-        return None  # a module-level literal (a constant table)
-
-    def _external_sql(self, node: cst.Call, name: str, shape: Shape, site: Site) -> Flow | None:
-        """SQL (or Cypher) through any receiver: ``client.query("SELECT ...")`` returns rows;
-        a caller-supplied query returns whatever it selects; a write statement a counter."""
-        sql_node = None
-        for a in node.args:
-            if a.keyword is None or a.keyword.value in _QUERY_KEYWORDS:
-                sql_node = a.value
-                break
-        if sql_node is None:
-            return None
-        text = self.string_value(sql_node)
-        if text is not None:
-            if not cat.looks_like_sql(text):
-                return None
-            if cat.SQL_WRITE.match(text):
-                return EMPTY
-            argflow = self._args_flow(node)
-            bound = self.sql_bound(sql_node, argflow, site)
-            if bound == "aggregate":
-                return EMPTY
-            return frozenset({Src("TL101", site, f".{name}() of `{text.strip()[:40]}`", bound)})
-        ps = params(self.expr(sql_node))
-        if ps and any(p.name.lower() in _QUERY_KEYWORDS for p in ps) and shape is not Shape.RECORD \
-                and not {"search", "find", "lookup", "match"} & set(words(name)):
-            return frozenset({Src("TL101", site, f".{name}() of a caller-supplied query")})
-        return None
-
-    def _argument_bound(self, node: cst.Call) -> Bound | None:
-        """The strongest count cap among a call's arguments: a limit-like keyword
-        (``max_results=50``, ``limit=limit``) or a limit-like parameter passed positionally."""
-        best: Bound | None = None
-        pairs: list[tuple[str | None, cst.BaseExpression, bool]] = []
-        for a in node.args:
-            if a.star == "**":
-                for key, value in self.dict_entries.get(dotted_name(a.value) or "", []):
-                    pairs.append((key, value, True))
-            elif a.star == "":
-                pairs.append((a.keyword.value if a.keyword is not None else None, a.value, a.keyword is not None))
-        for kw, value, named in pairs:
-            b = None
-            built = [m.sql_bound for m in markers(self.expr(value), "object") if m.sql_bound is not None]
-            if built:  # a capped request object passed in (``index.search(query)``)
-                b = max(built, key=Bound.rank)
-            elif named:
-                if kw is not None and kw.replace("_", "").lower() in _LIMIT_KEYWORDS:
-                    b = self.bound_from(value, node)
-            else:
-                ps = params(self.expr(value))
-                if ps and all(_limit_like(p.name) for p in ps):
-                    b = self.bound_from(value, node)
-            if b is not None and (best is None or b.rank() > best.rank()):
-                best = b
-        return best
 
     def module_collection(self, node: cst.Name) -> Flow:
         """A module-level collection read by the tool: empty at import, filled at run time (a
         dict of notes, a list loaded at start-up), so its size depends on data (TL108)."""
-        value = _module_constant(self.mod, node.value)
-        if value is not None and _empty_collection(value):
+        value = module_constant(self.mod, node.value)
+        if value is not None and empty_collection(value):
             return frozenset({Src("TL108", self.a.site(self.mod, node),
                                   f"module-level collection `{node.value}` {RUNTIME_COLLECTION}")})
         return EMPTY
 
-    def run_elsewhere(self, node: cst.Call, qn: str | None, method: str | None) -> Flow | None:
-        """``anyio.to_thread.run_sync(fn, *a)``, ``asyncio.to_thread(fn, *a)``,
-        ``loop.run_in_executor(None, fn, *a)``, ``executor.submit(fn, *a)``,
-        ``functools.partial(fn, *a)``: the result is what ``fn`` returns (a lambda's body, a
-        nested def over this function's locals, or a helper)."""
-        tail = (qn or "").split(".")[-1] if qn else method
-        if tail not in _ELSEWHERE:
-            return None
-        index = 1 if tail == "run_in_executor" else 0
-        if len(node.args) <= index:
-            return None
-        target = node.args[index].value
-        rest = node.args[index + 1:]
-        if isinstance(target, cst.Lambda):
-            return self.expr(target.body)
-        if isinstance(target, cst.Name) and target.value not in self.env:
-            nested = _nested_def(self.fn, target.value)
-            if nested is not None:
-                call = cst.Call(func=target, args=rest)
-                return self.call_nested(nested, self._bind_args(call, nested))
-        helper = self.resolve_helper(target) if isinstance(target, (cst.Name, cst.Attribute)) else None
-        if helper is not None:
-            call = node.with_changes(func=target, args=rest)
-            self._synthetic.append(call)
-            return self.call_helper(call, *helper)
-        if isinstance(target, (cst.Name, cst.Attribute)):
-            call = node.with_changes(func=target, args=rest)
-            self._synthetic.append(call)
-            return self.call(call)
-        return None
-
-    def call_nested(self, fn: cst.FunctionDef, arg_flows: dict[str, Flow]) -> Flow:
-        """Interpret a function defined inside this one, over this function's current locals
-        (a closure), with its parameters bound to ``arg_flows``."""
-        if self.depth > MAX_HELPER_DEPTH or id(fn) in self._active:
-            return union(*arg_flows.values())
-        sub = FunctionInterpreter(self.a, self.mod, fn, depth=self.depth + 1, helper=self.helper,
-                                  args_style=self.args_style, class_name=self.class_name)
-        sub.env = {**self.env, **{k: v for k, v in sub.env.items() if k not in self.env}}
-        for k in sub.param_defaults:
-            sub.env[k] = arg_flows.get(k, EMPTY)
-        sub.strings = dict(self.strings)
-        sub.param_defaults = {**self.param_defaults, **sub.param_defaults}
-        sub._active = self._active | {id(fn)}
-        summary = sub.run(_body(fn))
-        self._merge(summary)
-        return summary.returned()
-
-    def _merge(self, summary: Summary, arg_flows: dict[str, Flow] | None = None) -> None:
-        for check in summary.checks:
-            if check.measured_params and arg_flows is not None:
-                # ``def fit(text, max_chars): if len(text) > max_chars`` measures what is passed
-                passed = union(*(arg_flows.get(n, EMPTY) for n in check.measured_params))
-                sites = frozenset(t.site for t in passed if isinstance(t, Src))
-                sites |= frozenset(s for t in passed if isinstance(t, Measure) for s in t.sites)
-                names = frozenset(t.name for t in passed if isinstance(t, Param) and t.site is None)
-                check = replace(check, measured=check.measured | sites, measured_params=names)
-            p = check.caller_param
-            if p is not None and p.site is None and arg_flows is not None:
-                # a helper's size check against its parameter: the budget is what this call
-                # passes; a tool parameter stays the model's choice unless it was clamped
-                passed = params(arg_flows.get(p.name, EMPTY))
-                known = self.param_defaults.get(passed[0].name, passed[0]) if passed else None
-                if known is None:
-                    check = replace(check, caller_param=None)  # a constant or configured budget
-                elif known.clamp is not None or passed[0].clamp is not None:
-                    check = replace(check, caller_param=None, budget=known.clamp or passed[0].clamp)
-                else:
-                    check = replace(check, caller_param=known if not self.helper else Param(known.name, None))
-            self.summary.checks.append(check)
-        self.summary.runtime_fit |= summary.runtime_fit
-        self.summary.untraced.extend(summary.untraced)
 
     def _args_flow(self, node: cst.Call) -> Flow:
         return union(*(self.expr(a.value) for a in node.args))
@@ -1209,368 +893,6 @@ class FunctionInterpreter:
             out = frozenset(Param(t.name, t.site, t.default_none, t.has_default, cap) if isinstance(t, Param) else t for t in out)
         return out
 
-    def method_call(self, node: cst.Call, method: str, recv: Flow, site: Site, dn: str | None) -> Flow | None:
-        args = node.args
-        recv_name = dotted_name(node.func.value) if isinstance(node.func, cst.Attribute) else None
-
-        if self.args_style == "mapping" and method == "get" and args and _is_arguments_name(recv_name):
-            key = _string_lit(args[0].value)
-            if key is not None:
-                default = args[1].value if len(args) > 1 else None
-                return self.mapping_param(key, default, node)
-
-        if recv_name is not None and recv_name.split(".")[-1] == "git" and method not in cat.SCALAR_METHODS:
-            # GitPython: ``repo.git.log(...)`` runs the git command and returns its whole stdout
-            self._args_flow(node)
-            return frozenset({Src("TL104", site, f"git {method} output (GitPython)")})
-        if method in SQL_RUNNERS and args:
-            first = args[0].value
-            text = self.string_value(first)
-            argflow = self._args_flow(node)
-            user_sql = text is None and any(p.name.lower() in ("query", "sql", "statement") for p in params(self.expr(first)))
-            if (text is not None and cat.looks_like_sql(text)) or user_sql:
-                bound = self.sql_bound(first, argflow, site) if text is not None else None
-                if bound == "aggregate":
-                    return EMPTY
-                return frozenset({Src("TL101", site, f".{method}()", bound)})
-        if method in ("read_text", "read_bytes"):
-            return frozenset({Src("TL102", site, f".{method}()")})
-        if method in ("iterdir", "rglob") or (method in ("glob", "walk") and not markers(recv)):
-            self._args_flow(node)
-            return frozenset({Src("TL103", site, f".{method}()")})
-        if method == "readlines":
-            code = "TL104" if markers(recv, "process") else "TL102"
-            return frozenset({Src(code, site, ".readlines()")})
-        if method == "read":
-            kinds = {m.kind for m in markers(recv)}
-            if kinds & {"file", "http_response", "process"} or not recv:
-                code = "TL105" if "http_response" in kinds else "TL104" if "process" in kinds else "TL102"
-                if not kinds and not _file_like(recv_name):
-                    return None
-                bound = self.bound_from(args[0].value, node) if args else None
-                if bound is not None and bound.fixed == -1 and isinstance(args[0].value, cst.UnaryOperation):
-                    bound = None
-                src = Src(code, site, ".read()")
-                return frozenset({src.with_bound(bound) if bound else src})
-        if method == "communicate":
-            return frozenset({Src("TL104", site, ".communicate()")})
-        if method in ("json",) and not args:
-            return frozenset({Src("TL105", site, "HTTP response .json()")})
-        if method in ("text",) and markers(recv, "http_response"):
-            return frozenset({Src("TL105", site, "HTTP response .text()")})
-        if method in ("iter_lines", "iter_content", "aiter_lines", "aiter_bytes", "iter_text"):
-            return frozenset({Marker("line_iter", site)})
-        if method in cat.HTTP_METHODS and (markers(recv, "http_client") or _client_like(recv_name)):
-            self._args_flow(node)
-            return frozenset({Marker("http_response", site)})
-        if method in ACCUMULATORS and recv_name is not None:
-            flow = self._args_flow(node)
-            self.env[recv_name] = union(self.env.get(recv_name, EMPTY), frozenset(t for t in flow if not isinstance(t, Marker)))
-            self._note_accumulation(recv_name)
-            return EMPTY
-        if method == "fetchall":
-            bound = None
-            curs = markers(recv, "cursor")
-            if curs:
-                bound = curs[0].sql_bound
-            if bound is None and recv_name in self.sql_of:
-                bound = self.sql_of[recv_name]  # ``cur = conn.cursor(); cur.execute(sql)``
-            if bound == "aggregate":
-                return EMPTY
-            return frozenset({Src("TL101", site, ".fetchall()", bound)})
-        if method == "fetchmany":
-            bound = self.bound_from(args[0].value, node) if args else Bound(site, fixed=1)
-            return frozenset({Src("TL101", site, ".fetchmany()", bound)})
-        if method in ("execute", "exec_driver_sql", "executescript") and args and (
-                args[0].keyword is None or args[0].keyword.value in _QUERY_KEYWORDS):
-            # (``ExecuteCellTool().execute(mode=..., cell_index=...)`` is no SQL statement)
-            sql_node = args[0].value
-            argflow = self._args_flow(node)
-            stmt_q = markers(argflow, "query")
-            bound = stmt_q[0].sql_bound if stmt_q else self.sql_bound(sql_node, argflow, site)
-            if recv_name:
-                self.sql_of[recv_name] = bound
-            if bound == "aggregate":
-                return EMPTY
-            return frozenset({Marker("cursor", site, bound)})
-        if method in ("fetch",) and args:
-            text = self.string_value(args[0].value)
-            if text is not None and cat.looks_like_sql(text):
-                argflow = self._args_flow(node)
-                bound = self.sql_bound(args[0].value, argflow, site)
-                if bound == "aggregate":
-                    return EMPTY
-                return frozenset({Src("TL101", site, ".fetch()", bound)})
-        if method == "cursor":
-            return frozenset({Marker("cursor", site)})
-        if method in ("query", "scalars") and not markers(recv, "query"):
-            # SQL text or a caller's query through any client (``client.query(sql)``) is rows;
-            # an ORM query (``session.query(User)``) is a builder drained later
-            sql = self._external_sql(node, method, Shape.COLLECTION, site) if args else None
-            if sql is not None:
-                return sql
-            inner = self._args_flow(node)
-            curs = markers(inner, "query") or markers(recv, "cursor")
-            bound = curs[0].sql_bound if curs else None
-            return union(frozenset({Marker("query", site, bound)}), scalar_of(inner))
-        if method in ("find", "aggregate") and (not args or isinstance(args[0].value, (cst.Dict, cst.List))):
-            self._args_flow(node)
-            return frozenset({Marker("query", site)})
-        if method == "limit" and args:
-            b = self.bound_from(args[0].value, node)
-            qs = markers(recv, "query")
-            if qs:
-                return frozenset({Marker("query", site, b)})
-            return apply_bound(recv, b) if b else recv
-        if method in ("all", "to_list") and markers(recv, "query", "cursor"):
-            q = markers(recv, "query", "cursor")[0]
-            bound = q.sql_bound
-            if method == "to_list":
-                length = _kwarg(node, "length") or (args[0].value if args else None)
-                if length is not None and not (isinstance(length, cst.Name) and length.value == "None"):
-                    bound = self.bound_from(length, node)
-            return frozenset({Src("TL101", site, f".{method}()", bound)})
-        if method in ("paginate", "get_paginator", "iterate_pages", "iter_pages", "auto_paging_iter"):
-            self._args_flow(node)
-            return frozenset({Marker("paginator", site)})
-        if method in ("head", "tail", "nlargest", "nsmallest") and args and sources(recv):
-            b = self.bound_from(args[0].value, node)
-            return apply_bound(recv, b) if b else recv
-        if method in cat.SCALAR_METHODS:
-            self._args_flow(node)
-            return scalar_of(recv)
-        if method in ("get", "pop") and args and any(_is_collection_src(t) for t in recv):
-            # ``NOTES.get(name)``: one element of a run-time collection, not all of it
-            self._args_flow(node)
-            return _one_element(recv)
-        chain = markers(recv, "query", "cursor")
-        if chain and method not in ("join", "format"):
-            # builder chains (``.filter().order_by().offset()``) keep the query and its bound
-            self._args_flow(node)
-            return frozenset(chain)
-        if method == "join":
-            return union(self._args_flow(node), EMPTY)
-        return None
-
-    def sql_bound(self, sql_node, argflow: Flow, site: Site):
-        """The bound a query's text puts on its rows: ``LIMIT 50`` fixed, ``LIMIT ?`` bound to a
-        limit-like parameter, ``"aggregate"`` for a lone ``COUNT(*)``, None when unbounded."""
-        text = self.string_value(sql_node) if sql_node is not None else None
-        if text is None:
-            if self.helper and isinstance(sql_node, cst.Name) and any(
-                    isinstance(t, Param) and t.site is None and t.name == sql_node.value
-                    for t in self.env.get(sql_node.value, EMPTY)):
-                return Bound(site, sql_param=sql_node.value)  # the caller's SQL decides
-            return None
-        if cat.SQL_AGGREGATE_ONLY.search(text):
-            return "aggregate"
-        m = cat.SQL_LIMIT_FIXED.search(text)
-        if m:
-            return Bound(site, fixed=int(m.group(2)))
-        m = cat.SQL_LIMIT_PARAM.search(text)
-        if m:
-            ps = [p for p in params(union(argflow, self._fstring_params(sql_node))) if cat.LIMIT_PARAM.search(p.name)]
-            if ps:
-                p = ps[0]
-                known = self.param_defaults.get(p.name, p)
-                clamp = p.clamp if p.clamp is not None else known.clamp
-                return Bound(site, param=p.name, clamp=clamp, default_none=known.default_none, param_site=known.site)
-            return Bound(site, fixed=-1)
-        return None
-
-    def _fstring_params(self, node) -> Flow:
-        if isinstance(node, cst.Name) and node.value in self.env:
-            return self.env[node.value]
-        return self.expr(node) if isinstance(node, cst.FormattedString) else EMPTY
-
-    # -- helpers ------------------------------------------------------------------------------
-    def resolve_helper(self, func: cst.BaseExpression):
-        """The (module, def) a call reaches: a function of this module, a method of this class
-        (``self.m``) or of the one class here defining it (``db.m``), or an imported function."""
-        mod = self.mod
-        if isinstance(func, cst.Name):
-            fn = mod.functions.get(func.value)
-            if fn is not None:
-                return mod, fn
-        elif isinstance(func, cst.Attribute):
-            base = dotted_name(func.value)
-            meth = func.attr.value
-            if base in ("self", "cls") and self.class_name:
-                fn = mod.functions.get(f"{self.class_name}.{meth}")
-                if fn is not None:
-                    return mod, fn
-            if base is not None and base.split(".")[0] not in mod.imports.names:
-                # ``db.run_query(...)`` on an instance of a class of this module: the method is
-                # unambiguous when exactly one class here defines it
-                owners = [k for k in mod.functions if k.endswith(f".{meth}") and k.count(".") == 1]
-                if len(owners) == 1:
-                    return mod, mod.functions[owners[0]]
-        else:
-            return None
-        qn = mod.imports.qualify(func)
-        return self.a.project.find_function(qn) if qn else None
-
-    def call_helper(self, node: cst.Call, module, fn: cst.FunctionDef) -> Flow:
-        summary = self.a.helper_summary(module, fn, self.depth)
-        arg_flows = self._bind_args(node, fn)
-        if summary is None:
-            return union(*arg_flows.values())
-        self._merge(summary, arg_flows)
-        parts = summary.tuple_parts()
-        if parts is not None:  # ``a, b = helper()``: each target gets its own part
-            self._tuple_results[id(node)] = [self._from_helper(p, node, fn, arg_flows) for p in parts]
-        return self._from_helper(summary.returned(), node, fn, arg_flows)
-
-    def _from_helper(self, returned: Flow, node: cst.Call, fn: cst.FunctionDef,
-                     arg_flows: dict[str, Flow]) -> Flow:
-        """A helper's returned flow as seen by this call: its parameters replaced by the
-        arguments, bounds named by a parameter rebound to what the caller passes."""
-        out: set = set()
-        for t in returned:
-            if isinstance(t, Param) and t.site is None:
-                passed = arg_flows.get(t.name, EMPTY)
-                out |= frozenset(_part(x) for x in passed) if t.part else passed
-            elif isinstance(t, Src) and t.bound is not None and t.bound.sql_param:
-                # the helper ran the SQL it was given: the bound is the one of the text passed
-                arg = _arg_node(node, fn, t.bound.sql_param)
-                bound = self.sql_bound(arg, arg_flows.get(t.bound.sql_param, EMPTY), t.bound.site) \
-                    if arg is not None else None
-                if bound == "aggregate":
-                    continue
-                out.add(replace(t, bound=bound))
-            elif isinstance(t, Src) and t.bound is not None and t.bound.param and t.bound.param_site is None:
-                out.add(self._rebind(t, arg_flows.get(t.bound.param, EMPTY)))
-            else:
-                out.add(t)
-        return frozenset(out)
-
-    def _rebind(self, src: Src, arg: Flow) -> Src:
-        ps = params(arg)
-        b = src.bound
-        if ps:
-            p = ps[0]
-            known = self.param_defaults.get(p.name, p)
-            clamp = p.clamp if p.clamp is not None else known.clamp
-            return Src(src.code, src.site, src.what, Bound(b.site, param=p.name, clamp=clamp, default_none=known.default_none, param_site=known.site))
-        return Src(src.code, src.site, src.what, Bound(b.site, fixed=-1))
-
-    def _bind_args(self, node: cst.Call, fn: cst.FunctionDef) -> dict[str, Flow]:
-        names = [p.name.value for p in [*fn.params.posonly_params, *fn.params.params] if p.name.value not in ("self", "cls")]
-        kw_names = {p.name.value for p in fn.params.kwonly_params} | set(names)
-        out: dict[str, Flow] = {}
-        pos = 0
-        for a in node.args:
-            if isinstance(a.value, cst.Lambda):
-                # a callable the helper may call (``retry(lambda: fetch(x))``): what it returns
-                flow = self.expr(a.value.body)
-            elif isinstance(a.value, cst.Name) and a.value.value not in self.env and \
-                    _nested_def(self.fn, a.value.value) is not None:
-                nested = _nested_def(self.fn, a.value.value)
-                flow = self.call_nested(nested, {})
-            else:
-                flow = self.expr(a.value)
-            if a.keyword is not None and a.keyword.value in kw_names:
-                out[a.keyword.value] = flow
-            elif a.keyword is None and a.star == "" and pos < len(names):
-                out[names[pos]] = flow
-                pos += 1
-            else:
-                for n in names[pos:]:
-                    out[n] = union(out.get(n, EMPTY), flow)
-        return out
-
-    # -- constants ---------------------------------------------------------------------------
-    def const_int(self, node: cst.BaseExpression | None, depth: int = 0) -> int | None:
-        if node is None or depth > 4:
-            return None
-        if isinstance(node, cst.Integer):
-            try:
-                return int(node.value.replace("_", ""), 0)
-            except ValueError:
-                return None
-        if isinstance(node, cst.BinaryOperation):
-            l, r = self.const_int(node.left, depth + 1), self.const_int(node.right, depth + 1)
-            if l is None or r is None:
-                return None
-            op = node.operator
-            if isinstance(op, cst.Multiply):
-                return l * r
-            if isinstance(op, cst.Add):
-                return l + r
-            if isinstance(op, cst.Subtract):
-                return l - r
-            if isinstance(op, (cst.FloorDivide, cst.Divide)) and r:
-                return l // r
-            if isinstance(op, cst.Power):
-                return l**r if r < 64 else None
-            return None
-        if isinstance(node, cst.Call) and node.args:
-            callee = (dotted_name(node.func) or "").split(".")[-1]
-            if callee == "int" and len(node.args) == 1:
-                inner = node.args[0].value
-                if isinstance(inner, cst.SimpleString):
-                    text = inner.evaluated_value
-                    return int(text) if isinstance(text, str) and text.strip().isdigit() else None
-                return self.const_int(inner, depth + 1)
-            if callee in ("get", "getenv") and len(node.args) == 2:
-                # a setting read from the environment with its default: ``os.environ.get(K, "100")``
-                default = node.args[1].value
-                if isinstance(default, cst.SimpleString):
-                    text = default.evaluated_value
-                    return int(text) if isinstance(text, str) and text.strip().isdigit() else None
-                return self.const_int(default, depth + 1)
-        if isinstance(node, (cst.Name, cst.Attribute)):
-            dn = dotted_name(node)
-            value = _module_constant(self.mod, dn.split(".")[-1]) if dn else None
-            if value is not None:
-                return self.const_int(value, depth + 1)
-            qn = self.mod.imports.names.get(dn) if dn and "." not in dn else None
-            found = self.a.project.resolve(qn) if qn else None
-            if found is not None:  # ``from .config import MAX_OUTPUT_SIZE``
-                value = _module_constant(found[0], found[1])
-                if value is not None:
-                    return _ConstantsOf(self, found[0]).const_int(value, depth + 1)
-        return None
-
-    def string_value(self, node: cst.BaseExpression | None) -> str | None:
-        """The text of a string expression (f-string holes kept as ``{expr}``), following locals
-        and module constants; None when it is not a string we can see."""
-        if node is None:
-            return None
-        if isinstance(node, cst.SimpleString):
-            v = node.evaluated_value
-            return v if isinstance(v, str) else None
-        if isinstance(node, cst.ConcatenatedString):
-            left, right = self.string_value(node.left), self.string_value(node.right)
-            if left is None or right is None:
-                return None
-            return left + right
-        if isinstance(node, cst.FormattedString):
-            parts = []
-            for p in node.parts:
-                if isinstance(p, cst.FormattedStringText):
-                    parts.append(p.value)
-                else:
-                    parts.append("{" + (dotted_name(p.expression) or "expr") + "}")
-            return "".join(parts)
-        if isinstance(node, cst.Name):
-            if node.value in self.strings:
-                return self.strings[node.value]
-            value = _module_constant(self.mod, node.value)
-            if value is not None and value is not node:
-                return self.string_value(value)
-        if isinstance(node, cst.Call):
-            # text("SELECT ..."), sql.SQL("..."), "...".format(...)
-            if isinstance(node.func, cst.Attribute) and node.func.attr.value == "format":
-                return self.string_value(node.func.value)
-            if node.args:
-                return self.string_value(node.args[0].value)
-        if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, (cst.Add, cst.Modulo)):
-            left = self.string_value(node.left)
-            right = self.string_value(node.right) if isinstance(node.operator, cst.Add) else ""
-            if left is not None:
-                return left + (right or "")
-        return None
 
     def _clamp_statement(self, node: cst.If) -> None:
         """``if limit > 100: limit = 100`` / ``raise`` enforces a maximum on ``limit``;
@@ -1584,7 +906,7 @@ class FunctionInterpreter:
             measured = _len_arg(comp.left)
             if measured is not None and node.orelse is None and measured in self.env and any(
                 isinstance(x, cst.Assign) and any(dotted_name(t.target) == measured for t in x.targets)
-                for s in _block(node.body) if isinstance(s, cst.SimpleStatementLine) for x in s.body
+                for s in statements_of(node.body) if isinstance(s, cst.SimpleStatementLine) for x in s.body
             ):
                 # the branch rebinds the data when it is over the cap: after the ``if`` it is
                 # within the cap (plus a notice) whichever way it went
@@ -1596,7 +918,7 @@ class FunctionInterpreter:
             cap = self.const_int(comp.comparisons[0].comparator)
             if name is None or cap is None:
                 continue
-            body = _block(node.body)
+            body = statements_of(node.body)
             enforces = any(
                 isinstance(s, cst.SimpleStatementLine)
                 and any(
@@ -1618,71 +940,6 @@ class FunctionInterpreter:
 
 
 # -- module helpers ------------------------------------------------------------------------------
-
-def whole_record_sources(flow: Flow) -> list[Src]:
-    """One record read whole from code tokenlint cannot see (``client.get_build_info(n)``,
-    returned as-is) is of open-ended contents: every field the service sends, however many
-    (labelling rule 5, "Single objects"): a TL108 source per such ``object`` marker in ``flow``.
-    A field picked from it (``info["title"]``) or the acknowledgement of a write
-    (``create_index(...)``) is not marked ``whole``."""
-    out = []
-    for m in markers(flow, "object"):
-        if m.whole:
-            callee = dotted_name(m.site.node.func) if isinstance(m.site.node, cst.Call) else None
-            out.append(Src("TL108", m.site, f"{callee or '…'}() (one record returned whole, every field)"))
-    return out
-
-
-def _part(t):
-    """A field or attribute of a whole record is one part of it (``info["title"]``); so is a
-    field of a helper's parameter (``project.root``), whatever each caller passes."""
-    if isinstance(t, Marker) and t.whole:
-        return replace(t, whole=False)
-    if isinstance(t, Param) and t.site is None and not t.part:
-        return replace(t, part=True)
-    return t
-
-
-#: First words of a call that reads one thing (its result is the thing, whole).
-_RECORD_READS = frozenset({"get", "read", "fetch", "describe", "show", "inspect", "info", "load", "retrieve"})
-
-
-def _chain_root(expr: cst.BaseExpression) -> str | None:
-    """The name an attribute/call chain starts from (``datetime`` in ``datetime.now().date``)."""
-    node = expr
-    while isinstance(node, (cst.Attribute, cst.Call, cst.Subscript, cst.Await)):
-        node = node.func if isinstance(node, cst.Call) else (
-            node.expression if isinstance(node, cst.Await) else node.value)
-    return node.value if isinstance(node, cst.Name) else None
-
-
-def _module_function(func: cst.BaseExpression, mod) -> bool:
-    """``humanize.naturaldelta`` / ``np.array``: a function of an imported module (a lower-case
-    import called directly), not a method of an object or a class."""
-    return isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and \
-        func.value.value in mod.imports.names and func.value.value[:1].islower()
-
-
-def _arg_node(call: cst.Call, fn: cst.FunctionDef, param: str) -> cst.BaseExpression | None:
-    """The argument expression ``call`` passes for ``fn``'s parameter ``param``, if given."""
-    names = [p.name.value for p in [*fn.params.posonly_params, *fn.params.params]
-             if p.name.value not in ("self", "cls")]
-    for i, a in enumerate(call.args):
-        if a.keyword is not None:
-            if a.keyword.value == param:
-                return a.value
-        elif a.star == "" and i < len(names) and names[i] == param:
-            return a.value
-    return None
-
-
-class _ConstantsOf:
-    """``const_int`` over another module's constants (a cap imported from a config module)."""
-
-    def __init__(self, interp: FunctionInterpreter, mod) -> None:
-        self.a, self.mod = interp.a, mod
-
-    const_int = FunctionInterpreter.const_int
 
 
 def _join(envs: list[dict], base: dict) -> dict:
@@ -1742,252 +999,3 @@ def _is_enumerate_index(target, name: str) -> bool:
     return False
 
 
-def _string_lit(node) -> str | None:
-    if isinstance(node, cst.SimpleString):
-        v = node.evaluated_value
-        return v if isinstance(v, str) else None
-    return None
-
-
-def _kwarg(call: cst.Call, name: str) -> cst.BaseExpression | None:
-    for a in call.args:
-        if a.keyword is not None and a.keyword.value == name:
-            return a.value
-    return None
-
-
-def _le_of_call(call: cst.Call) -> int | None:
-    for key in ("le", "lt", "max_value", "maximum"):
-        v = _kwarg(call, key)
-        if isinstance(v, cst.Integer):
-            try:
-                return int(v.value.replace("_", ""), 0)
-            except ValueError:
-                return None
-    return None
-
-
-def _le_in_annotation(ann: cst.BaseExpression, interp) -> int | None:
-    stack = [ann]
-    while stack:
-        n = stack.pop()
-        if isinstance(n, cst.Call):
-            v = _le_of_call(n)
-            if v is not None:
-                return v
-            for a in n.args:
-                if a.keyword is not None and a.keyword.value in ("le", "lt"):
-                    c = interp.const_int(a.value)
-                    if c is not None:
-                        return c
-        stack.extend(code_children(n))
-    return None
-
-
-def _module_constant(mod, name: str) -> cst.BaseExpression | None:
-    # kept on the module: a process-wide table keyed by id(tree) handed a freed tree's
-    # constants to a later tree at the same address (a run analyses groups one after another)
-    table = mod.constants
-    if table is None:
-        table = {}
-        for stmt in mod.tree.body:
-            if isinstance(stmt, cst.SimpleStatementLine):
-                for small in stmt.body:
-                    if isinstance(small, cst.Assign) and len(small.targets) == 1:
-                        dn = dotted_name(small.targets[0].target)
-                        if dn:
-                            table[dn] = small.value
-                    elif isinstance(small, cst.AnnAssign) and small.value is not None:
-                        dn = dotted_name(small.target)
-                        if dn:
-                            table[dn] = small.value
-            elif isinstance(stmt, cst.ClassDef) and isinstance(stmt.body, cst.IndentedBlock):
-                for inner in stmt.body.body:
-                    if isinstance(inner, cst.SimpleStatementLine):
-                        for small in inner.body:
-                            if isinstance(small, (cst.Assign, cst.AnnAssign)):
-                                tg = small.targets[0].target if isinstance(small, cst.Assign) else small.target
-                                dn = dotted_name(tg)
-                                if dn and small.value is not None:
-                                    table.setdefault(dn, small.value)
-        mod.constants = table
-    return table.get(name)
-
-
-_RESPONSE_NAME = re.compile(r"(^|[._])(resp|response|res|r|reply|http_response|result_response)$", re.I)
-_CLIENT_NAME = re.compile(r"(client|session|http|api)$", re.I)
-
-
-def _response_like(name: str | None) -> bool:
-    return bool(name and _RESPONSE_NAME.search(name))
-
-
-def _client_like(name: str | None) -> bool:
-    return bool(name and _CLIENT_NAME.search(name.split(".")[-1]) and "db" not in name.lower())
-
-
-def _file_like(name: str | None) -> bool:
-    return bool(name and re.search(r"(^|_)(f|fh|fp|file|handle|stream|reader|infile)$", name.split(".")[-1], re.I))
-
-
-def _is_arguments_name(name: str | None) -> bool:
-    return bool(name and name.split(".")[-1] in ("arguments", "args", "params", "tool_args", "input_args", "kwargs", "arguments_dict", "input", "tool_input"))
-
-
-_BUILTINS = frozenset(dir(builtins))
-
-#: Methods of str, bytes, list, dict and set: on a parameter they transform a value.
-_VALUE_METHODS = frozenset(
-    m for t in (str, bytes, list, dict, set) for m in dir(t) if not m.startswith("_")
-) - {"count", "index"}
-
-_STDLIB = frozenset(getattr(sys, "stdlib_module_names", ())) | {"builtins", "typing", "typing_extensions"}
-
-#: Family of the ``object`` marker of a tool's request-context parameter (mcp ``Context``,
-#: fastmcp ``Context``, a low-level ``RequestContext``).
-CONTEXT_FAMILY = "mcp.Context"
-
-#: Methods of a request context that return nothing of size: notifications, state writes,
-#: ids, and sampling (an LLM completion capped by its own ``max_tokens``).
-_CONTEXT_SMALL = frozenset({"debug", "info", "warning", "warn", "error", "critical", "elicit",
-                              "set_state", "delete_state", "request_id", "client_id", "sample"})
-
-
-def _context_param(name: str, ann: cst.BaseExpression | None) -> bool:
-    """Whether a tool parameter is the SDK's request context: annotated ``Context``,
-    ``Context[ServerSession, State]``, ``RequestContext`` or any ``*Context`` class, or an
-    unannotated ``ctx`` / ``context``."""
-    if ann is None:
-        return name in ("ctx", "context")
-    node = ann.value if isinstance(ann, cst.Subscript) else ann
-    last = (dotted_name(node) or "").split(".")[-1]
-    return last.endswith("Context")
-
-
-#: Callees that run a callable elsewhere and hand back its result (or a future of it).
-_ELSEWHERE = frozenset({"run_sync", "to_thread", "run_in_executor", "submit", "partial",
-                        "run_in_threadpool", "asyncify", "defer_to_thread", "run_blocking"})
-
-#: Callee names that make an object: a class held in a variable or attribute, a factory.
-_CONSTRUCTOR_NAME = re.compile(r"(^|_)(class|cls|factory|constructor|type)$", re.I)
-#: Alternative constructors called on a class (``Model.model_validate(d)``, ``Cfg.from_env()``).
-_ALT_CONSTRUCTOR = re.compile(r"^(from_\w+|model_validate(_json)?|parse_(obj|raw)|construct|model_construct|validate)$")
-
-#: Verbs that, on a plural collection (``containers``, ``Customer.objects``), act on one element.
-_ELEMENT_VERBS = frozenset({"get", "run", "retrieve", "fetch", "find_one", "load", "get_one", "one"})
-
-#: Keywords that carry a query's text.
-#: Suffix of the ``what`` of a TL108 source whose call name says nothing of its shape.
-_SIZE_UNKNOWN = "(size unknown)"
-
-#: Methods of a request builder that cap how many items the request returns.
-_LIMIT_METHODS = frozenset({"limit", "paging", "page_size", "per_page", "top", "take", "max_results",
-                            "size", "first_n", "set_limit", "with_limit"})
-
-_QUERY_KEYWORDS = frozenset({"query", "sql", "statement", "cypher", "sql_query", "query_string", "stmt"})
-
-#: Keywords (lower case, underscores removed) that cap how many items an API returns.
-_LIMIT_KEYWORDS = frozenset({
-    "limit", "maxresults", "maxitems", "maxrecords", "maxcount", "topk", "topn", "nresults", "k",
-    "n", "count", "size", "pagesize", "perpage", "first", "last", "tail", "num", "numresults",
-    "max", "rows", "maxrows", "fetchsize", "maxhits", "hits", "maxkeys", "maxentries", "top",
-    "numrows", "rowlimit", "resultlimit", "maxlen", "maxlength", "lines", "nlines", "maxlines",
-})
-
-
-def _stdlib(qn: str) -> bool:
-    return qn.split(".")[0] in _STDLIB
-
-
-def _made_object(site: Site, family: str | None, args: Flow) -> Flow:
-    """What a constructor returns: an ``object`` handle holding the data it was given
-    (``Model(items=rows)``, ``TextContent(text=body)``)."""
-    return union(frozenset({Marker("object", site, family=family)}),
-                 frozenset(t for t in args if not isinstance(t, Marker)))
-
-
-def _empty_collection(value: cst.BaseExpression) -> bool:
-    """``{}``, ``[]``, ``set()``, ``dict()``, ``defaultdict(list)``, ``deque()``: empty now, filled later."""
-    if isinstance(value, (cst.Dict, cst.List, cst.Set)) and not value.elements:
-        return True
-    if isinstance(value, cst.Call):
-        name = (dotted_name(value.func) or "").split(".")[-1]
-        if name in ("dict", "list", "set", "OrderedDict", "deque", "Counter") and not value.args:
-            return True
-        if name == "defaultdict":
-            return True
-    return False
-
-
-def _nested_def(fn: cst.FunctionDef, name: str) -> cst.FunctionDef | None:
-    """A function named ``name`` defined anywhere inside ``fn``'s body (not ``fn`` itself)."""
-    stack: list[cst.CSTNode] = list(_body(fn))
-    while stack:
-        n = stack.pop()
-        if isinstance(n, cst.FunctionDef):
-            if n.name.value == name:
-                return n
-            continue
-        if isinstance(n, cst.ClassDef):
-            continue
-        stack.extend(code_children(n))
-    return None
-
-
-def _instance_collections(mod, class_name: str) -> frozenset[str]:
-    """Attributes of ``class_name`` in ``mod`` that its methods set to an empty collection."""
-    names: set[str] = set()
-    cls = mod.classes.get(class_name)
-    if cls is not None:
-        stack: list[cst.CSTNode] = [cls.body]
-        while stack:
-            n = stack.pop()
-            if isinstance(n, (cst.Assign, cst.AnnAssign)) and n.value is not None:
-                targets = [t.target for t in n.targets] if isinstance(n, cst.Assign) else [n.target]
-                for t in targets:
-                    dn = dotted_name(t)
-                    if dn and dn.startswith("self.") and dn.count(".") == 1 and _empty_collection(n.value):
-                        names.add(dn[5:])
-            stack.extend(code_children(n))
-    return frozenset(names)
-
-
-def _instance_attribute_classes(mod, class_name: str) -> dict[str, str]:
-    """``{attr: qualified class}`` for each ``self.attr = Cls(...)`` in ``class_name``'s methods,
-    where ``Cls`` is imported or defined in ``mod`` (the first assignment wins)."""
-    out: dict[str, str] = {}
-    cls = mod.classes.get(class_name)
-    if cls is None:
-        return out
-    stack: list[cst.CSTNode] = [cls.body]
-    while stack:
-        n = stack.pop()
-        if isinstance(n, (cst.Assign, cst.AnnAssign)) and isinstance(n.value, cst.Call):
-            targets = [t.target for t in n.targets] if isinstance(n, cst.Assign) else [n.target]
-            callee = dotted_name(n.value.func)
-            qn = mod.imports.qualify(n.value.func) or (
-                f"{mod.module_name}.{callee}" if callee in mod.classes else None)
-            for t in targets:
-                dn = dotted_name(t)
-                if qn and dn and dn.startswith("self.") and dn.count(".") == 1:
-                    out.setdefault(dn[5:], qn)
-        stack.extend(code_children(n))
-    return out
-
-
-_LIMIT_WORDS = frozenset({"limit", "max", "count", "size", "top", "num", "rows", "results", "lines", "k", "n"})
-
-
-def _limit_like(name: str) -> bool:
-    """A parameter name that reads as "how many" (``limit``, ``max_results``, ``top_k``), not a
-    position (``start``, ``stop``, ``offset``)."""
-    return name.replace("_", "").lower() in _LIMIT_KEYWORDS or bool(_LIMIT_WORDS & set(words(name)))
-
-
-def _is_collection_src(t) -> bool:
-    return isinstance(t, Src) and t.code == "TL108" and t.what.endswith(RUNTIME_COLLECTION)
-
-
-def _one_element(flow: Flow) -> Flow:
-    """An element of a run-time collection (``notes[name]``) is one record: drop the collection."""
-    return frozenset(t for t in flow if not _is_collection_src(t))

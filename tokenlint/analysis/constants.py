@@ -1,0 +1,188 @@
+"""Values known before run time: integer constants (``PAGE_MAX = 100``, a cap read from an
+imported config module or an environment default) and string values (SQL text built in
+f-strings and locals), and the caps written in parameter declarations (``Field(le=100)``)."""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from tokenlint.imports import dotted_name
+from tokenlint.walk import code_children
+
+
+class Constants:
+    """Mixin of ``FunctionInterpreter``: constant integers and strings."""
+
+    # -- constants ---------------------------------------------------------------------------
+    def const_int(self, node: cst.BaseExpression | None, depth: int = 0) -> int | None:
+        if node is None or depth > 4:
+            return None
+        if isinstance(node, cst.Integer):
+            try:
+                return int(node.value.replace("_", ""), 0)
+            except ValueError:
+                return None
+        if isinstance(node, cst.BinaryOperation):
+            l, r = self.const_int(node.left, depth + 1), self.const_int(node.right, depth + 1)
+            if l is None or r is None:
+                return None
+            op = node.operator
+            if isinstance(op, cst.Multiply):
+                return l * r
+            if isinstance(op, cst.Add):
+                return l + r
+            if isinstance(op, cst.Subtract):
+                return l - r
+            if isinstance(op, (cst.FloorDivide, cst.Divide)) and r:
+                return l // r
+            if isinstance(op, cst.Power):
+                return l**r if r < 64 else None
+            return None
+        if isinstance(node, cst.Call) and node.args:
+            callee = (dotted_name(node.func) or "").split(".")[-1]
+            if callee == "int" and len(node.args) == 1:
+                inner = node.args[0].value
+                if isinstance(inner, cst.SimpleString):
+                    text = inner.evaluated_value
+                    return int(text) if isinstance(text, str) and text.strip().isdigit() else None
+                return self.const_int(inner, depth + 1)
+            if callee in ("get", "getenv") and len(node.args) == 2:
+                # a setting read from the environment with its default: ``os.environ.get(K, "100")``
+                default = node.args[1].value
+                if isinstance(default, cst.SimpleString):
+                    text = default.evaluated_value
+                    return int(text) if isinstance(text, str) and text.strip().isdigit() else None
+                return self.const_int(default, depth + 1)
+        if isinstance(node, (cst.Name, cst.Attribute)):
+            dn = dotted_name(node)
+            value = module_constant(self.mod, dn.split(".")[-1]) if dn else None
+            if value is not None:
+                return self.const_int(value, depth + 1)
+            qn = self.mod.imports.names.get(dn) if dn and "." not in dn else None
+            found = self.a.project.resolve(qn) if qn else None
+            if found is not None:  # ``from .config import MAX_OUTPUT_SIZE``
+                value = module_constant(found[0], found[1])
+                if value is not None:
+                    return ConstantsOf(self, found[0]).const_int(value, depth + 1)
+        return None
+
+    def string_value(self, node: cst.BaseExpression | None) -> str | None:
+        """The text of a string expression (f-string holes kept as ``{expr}``), following locals
+        and module constants; None when it is not a string we can see."""
+        if node is None:
+            return None
+        if isinstance(node, cst.SimpleString):
+            v = node.evaluated_value
+            return v if isinstance(v, str) else None
+        if isinstance(node, cst.ConcatenatedString):
+            left, right = self.string_value(node.left), self.string_value(node.right)
+            if left is None or right is None:
+                return None
+            return left + right
+        if isinstance(node, cst.FormattedString):
+            parts = []
+            for p in node.parts:
+                if isinstance(p, cst.FormattedStringText):
+                    parts.append(p.value)
+                else:
+                    parts.append("{" + (dotted_name(p.expression) or "expr") + "}")
+            return "".join(parts)
+        if isinstance(node, cst.Name):
+            if node.value in self.strings:
+                return self.strings[node.value]
+            value = module_constant(self.mod, node.value)
+            if value is not None and value is not node:
+                return self.string_value(value)
+        if isinstance(node, cst.Call):
+            # text("SELECT ..."), sql.SQL("..."), "...".format(...)
+            if isinstance(node.func, cst.Attribute) and node.func.attr.value == "format":
+                return self.string_value(node.func.value)
+            if node.args:
+                return self.string_value(node.args[0].value)
+        if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, (cst.Add, cst.Modulo)):
+            left = self.string_value(node.left)
+            right = self.string_value(node.right) if isinstance(node.operator, cst.Add) else ""
+            if left is not None:
+                return left + (right or "")
+        return None
+
+
+class ConstantsOf:
+    """``const_int`` over another module's constants (a cap imported from a config module)."""
+
+    def __init__(self, interp: Constants, mod) -> None:
+        self.a, self.mod = interp.a, mod
+
+    const_int = Constants.const_int
+
+
+def module_constant(mod, name: str) -> cst.BaseExpression | None:
+    # kept on the module: a process-wide table keyed by id(tree) handed a freed tree's
+    # constants to a later tree at the same address (a run analyses groups one after another)
+    table = mod.constants
+    if table is None:
+        table = {}
+        for stmt in mod.tree.body:
+            if isinstance(stmt, cst.SimpleStatementLine):
+                for small in stmt.body:
+                    if isinstance(small, cst.Assign) and len(small.targets) == 1:
+                        dn = dotted_name(small.targets[0].target)
+                        if dn:
+                            table[dn] = small.value
+                    elif isinstance(small, cst.AnnAssign) and small.value is not None:
+                        dn = dotted_name(small.target)
+                        if dn:
+                            table[dn] = small.value
+            elif isinstance(stmt, cst.ClassDef) and isinstance(stmt.body, cst.IndentedBlock):
+                for inner in stmt.body.body:
+                    if isinstance(inner, cst.SimpleStatementLine):
+                        for small in inner.body:
+                            if isinstance(small, (cst.Assign, cst.AnnAssign)):
+                                tg = small.targets[0].target if isinstance(small, cst.Assign) else small.target
+                                dn = dotted_name(tg)
+                                if dn and small.value is not None:
+                                    table.setdefault(dn, small.value)
+        mod.constants = table
+    return table.get(name)
+
+
+def string_literal(node) -> str | None:
+    if isinstance(node, cst.SimpleString):
+        v = node.evaluated_value
+        return v if isinstance(v, str) else None
+    return None
+
+
+def keyword_arg(call: cst.Call, name: str) -> cst.BaseExpression | None:
+    for a in call.args:
+        if a.keyword is not None and a.keyword.value == name:
+            return a.value
+    return None
+
+
+def le_of_call(call: cst.Call) -> int | None:
+    for key in ("le", "lt", "max_value", "maximum"):
+        v = keyword_arg(call, key)
+        if isinstance(v, cst.Integer):
+            try:
+                return int(v.value.replace("_", ""), 0)
+            except ValueError:
+                return None
+    return None
+
+
+def le_in_annotation(ann: cst.BaseExpression, interp) -> int | None:
+    stack = [ann]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, cst.Call):
+            v = le_of_call(n)
+            if v is not None:
+                return v
+            for a in n.args:
+                if a.keyword is not None and a.keyword.value in ("le", "lt"):
+                    c = interp.const_int(a.value)
+                    if c is not None:
+                        return c
+        stack.extend(code_children(n))
+    return None

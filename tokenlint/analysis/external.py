@@ -1,0 +1,348 @@
+"""Calls into code tokenlint cannot read (an SDK client, a library): what they return.
+
+Unknown size until shown small (the "Analysis" direction of the design): SQL text or a caller's
+query through any receiver is rows (TL101); otherwise ``shapes.call_shape`` judges the call's
+name. One record read whole is of open-ended contents; a cap set on a request builder travels
+with it; the SDK's request-context parameter is an object whose notifications are small.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+import libcst as cst
+
+from tokenlint.analysis import catalogue as cat
+from tokenlint.analysis.constants import module_constant
+from tokenlint.analysis.shapes import COLLECTION_VERBS, Shape, call_shape, is_plural, words
+from tokenlint.analysis.taints import EMPTY, Bound, Flow, Marker, Measure, Param, Site, Src, markers, params, union
+from tokenlint.analysis.values import BUILTINS, VALUE_METHODS, chain_root, is_stdlib
+from tokenlint.imports import dotted_name
+
+
+class ExternalCalls:
+    """Mixin of ``FunctionInterpreter``: calls whose code is not in the run."""
+
+    # -- code tokenlint cannot see into ---------------------------------------------------------
+    def external_call(self, node: cst.Call, qn: str | None, name: str, method: str | None,
+                      recv: Flow, args: Flow, site: Site) -> Flow | None:
+        """The result of a call into code tokenlint cannot read (an SDK client, a library), or
+        None when the call is not one (a builtin, the standard library, a transformation of data
+        the tool already holds, a method of a local value).
+
+        Unknown size until shown small (the "Analysis" direction): SQL text or a caller's query
+        makes rows (TL101); otherwise ``shapes.call_shape`` judges the name: a collection or an
+        unknown shape is a TL108 source (bounded by a limit-like argument, if any); one record or
+        a handle becomes an ``object`` marker (its methods are external calls too) and is noted
+        in ``Summary.untraced``; a scalar is nothing.
+        """
+        func = node.func
+        name = method or name
+        if method is not None:
+            assert isinstance(func, cst.Attribute)
+            objects = markers(recv, "object")
+            if not objects and recv and all(isinstance(t, Src) and t.what.endswith(SIZE_UNKNOWN) for t in recv):
+                # ``Query(q).sort_by("score").paging(0, k)``: a value of unknown shape that gets
+                # methods called on it was an object (a builder), not data
+                objects = [Marker("object", site)]
+            if objects:
+                family = objects[0].family
+            elif any(isinstance(t, (Src, Measure)) for t in recv):
+                return None  # a method of data the tool holds: a transformation (rows.to_dict())
+            elif params(recv):
+                # a helper's parameter may hold a client (``def list_tables(db): db.query()``);
+                # a value the model supplies is text or a number (``query.strip()``), and so is
+                # what the standard library makes of it (``datetime.strptime(s, f).date()``)
+                if method in VALUE_METHODS or any(p.site is not None for p in params(recv)):
+                    return None
+                root = chain_root(func.value)
+                if root in self.mod.imports.names and is_stdlib(self.mod.imports.names[root]):
+                    return None
+                family = None
+            else:
+                root_family = self._external_root(func.value, method)
+                if root_family is None:
+                    return None
+                if root_family and any(isinstance(t, Src) for t in args) and \
+                        (dotted_name(func.value) or "").split(".")[0] in self.mod.imports.names:
+                    return None  # a utility of a library applied to data the tool holds
+                family = root_family or None
+        else:
+            if qn is None and isinstance(func, cst.Name) and func.value in self.env and not self.env[func.value]:
+                # a class or factory held in a local (``cls = Redis if x else Cluster; cls(...)``)
+                self.summary.untraced.append(f"{func.value}()")
+                return made_object(site, None, args)
+            if qn is None or is_stdlib(qn):
+                return None
+            if any(isinstance(t, Src) for t in args):
+                return None  # a function of data the tool holds: a formatter (tabulate(rows))
+            family = qn
+        if family == CONTEXT_FAMILY and method is not None and (
+                method in _CONTEXT_SMALL or method.startswith(("send_", "report_", "log"))):
+            return EMPTY  # ``ctx.info(...)``, ``ctx.report_progress(...)``: a notification
+        callee = f"{dotted_name(func) or '….' + name}()"
+        shape = call_shape(name)
+        sql = self._external_sql(node, name, shape, site)
+        if sql is not None:
+            return sql
+        owner = (dotted_name(func.value) or "").split(".")[-1] if isinstance(func, cst.Attribute) else ""
+        if _CONSTRUCTOR_NAME.search(name) or (owner[:1].isupper() and _ALT_CONSTRUCTOR.match(name)):
+            # ``spec.fetcher_class(...)``, ``Model.model_validate(data)``, ``Cfg.from_env()``
+            self.summary.untraced.append(callee)
+            return made_object(site, family, args)
+        if shape is Shape.UNKNOWN and (method is None or _module_function(func, self.mod)):
+            shape = Shape.RECORD  # a library function of scalars (``humanize.naturaldelta(d)``)
+        if method is not None and shape is not Shape.SCALAR and name in _ELEMENT_VERBS and is_plural(owner.lower()):
+            # ``client.containers.get(id)``, ``.run(...)``: one element of a plural collection
+            shape = Shape.RECORD
+        if shape is Shape.SCALAR:
+            self.summary.untraced.append(callee)
+            return EMPTY
+        # a request builder capped on the way (``Query(q).paging(0, k).dialect(2)``,
+        # ``client.limit(20)``): the cap travels with the object to the call that fetches
+        carried = [m.sql_bound for m in markers(recv, "object") if m.sql_bound is not None]
+        if method in _LIMIT_METHODS and node.args:
+            cap = self.bound_from(node.args[-1].value, node)
+            if cap is not None:
+                return frozenset({Marker("object", site, family=family, sql_bound=cap)})
+        if carried and not (shape is Shape.COLLECTION and words(name)[:1] and words(name)[0] in COLLECTION_VERBS):
+            # (``.return_fields("id", "score")`` configures the builder; ``.search()`` fetches)
+            return frozenset({Marker("object", site, family=family, sql_bound=max(carried, key=Bound.rank))})
+        if shape is Shape.RECORD:
+            self.summary.untraced.append(callee)
+            if name[:1].isupper():  # a constructor keeps what it is given: Model(items=rows)
+                return made_object(site, family, args)
+            read = bool(words(name)) and words(name)[0] in _RECORD_READS
+            return frozenset({Marker("object", site, family=family, whole=read)})
+        what = f"{callee} {SIZE_UNKNOWN if shape is Shape.UNKNOWN else '(a collection or text)'}"
+        src = Src("TL108", site, what)
+        bound = self._argument_bound(node)
+        for b in carried:
+            bound = b if bound is None or b.rank() > bound.rank() else bound
+        return frozenset({src.with_bound(bound) if bound else src})
+
+    def _chain_class(self, expr: cst.BaseExpression, depth: int = 0) -> str | None:
+        """The qualified project class of the object ``expr`` names, when the code says it:
+        ``self`` in a method, a module-level ``name = Cls(...)``, or ``<object>.attr`` where a
+        method of the object's class (or a base) sets ``self.attr = Cls(...)``; else None."""
+        if depth > 4:
+            return None
+        if isinstance(expr, cst.Name):
+            n = expr.value
+            if n == "self" and self.class_name:
+                return f"{self.mod.module_name}.{self.class_name}"
+            if n in self.env:
+                return None
+            value = module_constant(self.mod, n)
+            if isinstance(value, cst.Call):
+                callee = dotted_name(value.func)
+                if callee in self.mod.classes:
+                    return f"{self.mod.module_name}.{callee}"
+                return self.mod.imports.qualify(value.func)
+            return None
+        if isinstance(expr, cst.Attribute):
+            owner = self._chain_class(expr.value, depth + 1)
+            found = self.a.project.resolve(owner) if owner else None
+            if found is None or found[1] not in found[0].classes:
+                return None
+            return self.a.instance_attribute_family(found[0], found[1], expr.attr.value)
+        return None
+
+    def _external_root(self, expr: cst.BaseExpression, method: str | None = None) -> str | None:
+        """Whether the object a method is called on comes from outside the tool's own values:
+        returns its family (a qualified name, or ``""`` when unknown) or None when it is a
+        local value, a literal, or a standard-library module."""
+        node = expr
+        while isinstance(node, (cst.Attribute, cst.Call, cst.Subscript, cst.Await)):
+            if isinstance(node, cst.Call):
+                node = node.func
+            elif isinstance(node, cst.Await):
+                node = node.expression
+            else:
+                node = node.value
+        if not isinstance(node, cst.Name):
+            return None  # a literal: "sep".join(...), [..].count()
+        n = node.value
+        if n in self.env:
+            objs = markers(self.env[n], "object")
+            if objs:
+                return objs[0].family or ""
+            # a local we could not trace to a value (``r = Manager.get_connection()``) is an
+            # object when a method other than a str/list/dict one is called on it
+            if self.env[n] or method in VALUE_METHODS or n not in self.assigned_from_call:
+                return None
+            return ""
+        if n in ("self", "cls"):
+            return ""
+        if n in self.mod.imports.names:
+            qn = self.mod.imports.names[n]
+            return None if is_stdlib(qn) else qn
+        value = module_constant(self.mod, n)
+        if value is None:
+            # a builtin, or a global bound elsewhere (``_client: Client`` set in ``main()``)
+            return None if n in BUILTINS else ""
+        if isinstance(value, cst.Call):
+            return self.mod.imports.qualify(value.func) or dotted_name(value.func) or ""
+        return None  # a module-level literal (a constant table)
+
+    def _external_sql(self, node: cst.Call, name: str, shape: Shape, site: Site) -> Flow | None:
+        """SQL (or Cypher) through any receiver: ``client.query("SELECT ...")`` returns rows;
+        a caller-supplied query returns whatever it selects; a write statement a counter."""
+        sql_node = None
+        for a in node.args:
+            if a.keyword is None or a.keyword.value in QUERY_KEYWORDS:
+                sql_node = a.value
+                break
+        if sql_node is None:
+            return None
+        text = self.string_value(sql_node)
+        if text is not None:
+            if not cat.looks_like_sql(text):
+                return None
+            if cat.SQL_WRITE.match(text):
+                return EMPTY
+            argflow = self._args_flow(node)
+            bound = self.sql_bound(sql_node, argflow, site)
+            if bound == "aggregate":
+                return EMPTY
+            return frozenset({Src("TL101", site, f".{name}() of `{text.strip()[:40]}`", bound)})
+        ps = params(self.expr(sql_node))
+        if ps and any(p.name.lower() in QUERY_KEYWORDS for p in ps) and shape is not Shape.RECORD \
+                and not {"search", "find", "lookup", "match"} & set(words(name)):
+            return frozenset({Src("TL101", site, f".{name}() of a caller-supplied query")})
+        return None
+
+    def _argument_bound(self, node: cst.Call) -> Bound | None:
+        """The strongest count cap among a call's arguments: a limit-like keyword
+        (``max_results=50``, ``limit=limit``) or a limit-like parameter passed positionally."""
+        best: Bound | None = None
+        pairs: list[tuple[str | None, cst.BaseExpression, bool]] = []
+        for a in node.args:
+            if a.star == "**":
+                for key, value in self.dict_entries.get(dotted_name(a.value) or "", []):
+                    pairs.append((key, value, True))
+            elif a.star == "":
+                pairs.append((a.keyword.value if a.keyword is not None else None, a.value, a.keyword is not None))
+        for kw, value, named in pairs:
+            b = None
+            built = [m.sql_bound for m in markers(self.expr(value), "object") if m.sql_bound is not None]
+            if built:  # a capped request object passed in (``index.search(query)``)
+                b = max(built, key=Bound.rank)
+            elif named:
+                if kw is not None and kw.replace("_", "").lower() in _LIMIT_KEYWORDS:
+                    b = self.bound_from(value, node)
+            else:
+                ps = params(self.expr(value))
+                if ps and all(limit_like(p.name) for p in ps):
+                    b = self.bound_from(value, node)
+            if b is not None and (best is None or b.rank() > best.rank()):
+                best = b
+        return best
+
+
+def whole_record_sources(flow: Flow) -> list[Src]:
+    """One record read whole from code tokenlint cannot see (``client.get_build_info(n)``,
+    returned as-is) is of open-ended contents: every field the service sends, however many
+    (labelling rule 5, "Single objects"): a TL108 source per such ``object`` marker in ``flow``.
+    A field picked from it (``info["title"]``) or the acknowledgement of a write
+    (``create_index(...)``) is not marked ``whole``."""
+    out = []
+    for m in markers(flow, "object"):
+        if m.whole:
+            callee = dotted_name(m.site.node.func) if isinstance(m.site.node, cst.Call) else None
+            out.append(Src("TL108", m.site, f"{callee or '…'}() (one record returned whole, every field)"))
+    return out
+
+
+def part_of(t):
+    """A field or attribute of a whole record is one part of it (``info["title"]``); so is a
+    field of a helper's parameter (``project.root``), whatever each caller passes."""
+    if isinstance(t, Marker) and t.whole:
+        return replace(t, whole=False)
+    if isinstance(t, Param) and t.site is None and not t.part:
+        return replace(t, part=True)
+    return t
+
+
+#: First words of a call that reads one thing (its result is the thing, whole).
+_RECORD_READS = frozenset({"get", "read", "fetch", "describe", "show", "inspect", "info", "load", "retrieve"})
+
+
+def _module_function(func: cst.BaseExpression, mod) -> bool:
+    """``humanize.naturaldelta`` / ``np.array``: a function of an imported module (a lower-case
+    import called directly), not a method of an object or a class."""
+    return isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and \
+        func.value.value in mod.imports.names and func.value.value[:1].islower()
+
+
+#: Family of the ``object`` marker of a tool's request-context parameter (mcp ``Context``,
+#: fastmcp ``Context``, a low-level ``RequestContext``).
+CONTEXT_FAMILY = "mcp.Context"
+
+
+#: Methods of a request context that return nothing of size: notifications, state writes,
+#: ids, and sampling (an LLM completion capped by its own ``max_tokens``).
+_CONTEXT_SMALL = frozenset({"debug", "info", "warning", "warn", "error", "critical", "elicit",
+                              "set_state", "delete_state", "request_id", "client_id", "sample"})
+
+
+def is_context_param(name: str, ann: cst.BaseExpression | None) -> bool:
+    """Whether a tool parameter is the SDK's request context: annotated ``Context``,
+    ``Context[ServerSession, State]``, ``RequestContext`` or any ``*Context`` class, or an
+    unannotated ``ctx`` / ``context``."""
+    if ann is None:
+        return name in ("ctx", "context")
+    node = ann.value if isinstance(ann, cst.Subscript) else ann
+    last = (dotted_name(node) or "").split(".")[-1]
+    return last.endswith("Context")
+
+
+#: Callee names that make an object: a class held in a variable or attribute, a factory.
+_CONSTRUCTOR_NAME = re.compile(r"(^|_)(class|cls|factory|constructor|type)$", re.I)
+
+
+#: Alternative constructors called on a class (``Model.model_validate(d)``, ``Cfg.from_env()``).
+_ALT_CONSTRUCTOR = re.compile(r"^(from_\w+|model_validate(_json)?|parse_(obj|raw)|construct|model_construct|validate)$")
+
+
+#: Verbs that, on a plural collection (``containers``, ``Customer.objects``), act on one element.
+_ELEMENT_VERBS = frozenset({"get", "run", "retrieve", "fetch", "find_one", "load", "get_one", "one"})
+
+
+#: Keywords that carry a query's text.
+#: Suffix of the ``what`` of a TL108 source whose call name says nothing of its shape.
+SIZE_UNKNOWN = "(size unknown)"
+
+
+#: Methods of a request builder that cap how many items the request returns.
+_LIMIT_METHODS = frozenset({"limit", "paging", "page_size", "per_page", "top", "take", "max_results",
+                            "size", "first_n", "set_limit", "with_limit"})
+
+
+QUERY_KEYWORDS = frozenset({"query", "sql", "statement", "cypher", "sql_query", "query_string", "stmt"})
+
+
+#: Keywords (lower case, underscores removed) that cap how many items an API returns.
+_LIMIT_KEYWORDS = frozenset({
+    "limit", "maxresults", "maxitems", "maxrecords", "maxcount", "topk", "topn", "nresults", "k",
+    "n", "count", "size", "pagesize", "perpage", "first", "last", "tail", "num", "numresults",
+    "max", "rows", "maxrows", "fetchsize", "maxhits", "hits", "maxkeys", "maxentries", "top",
+    "numrows", "rowlimit", "resultlimit", "maxlen", "maxlength", "lines", "nlines", "maxlines",
+})
+
+
+def made_object(site: Site, family: str | None, args: Flow) -> Flow:
+    """What a constructor returns: an ``object`` handle holding the data it was given
+    (``Model(items=rows)``, ``TextContent(text=body)``)."""
+    return union(frozenset({Marker("object", site, family=family)}),
+                 frozenset(t for t in args if not isinstance(t, Marker)))
+
+
+_LIMIT_WORDS = frozenset({"limit", "max", "count", "size", "top", "num", "rows", "results", "lines", "k", "n"})
+
+
+def limit_like(name: str) -> bool:
+    """A parameter name that reads as "how many" (``limit``, ``max_results``, ``top_k``), not a
+    position (``start``, ``stop``, ``offset``)."""
+    return name.replace("_", "").lower() in _LIMIT_KEYWORDS or bool(_LIMIT_WORDS & set(words(name)))

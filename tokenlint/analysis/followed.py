@@ -1,0 +1,272 @@
+"""Calls into the project's own code: helpers of this module and of other modules of the
+run, methods of project classes, nested functions (closures), and callables run elsewhere
+(``anyio.to_thread.run_sync``, ``asyncio.to_thread``, ``loop.run_in_executor``,
+``executor.submit``, ``functools.partial``).
+
+Each helper is summarised once (``Analyzer.helper_summary``) with its parameters as
+placeholders; ``call_helper`` substitutes what each call passes: the flows, the SQL text (its
+``LIMIT``), a size check's budget and measured data, a callable's result, tuple parts.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+import libcst as cst
+
+from tokenlint.analysis.external import part_of
+from tokenlint.analysis.taints import EMPTY, Bound, Flow, Measure, Param, Src, params, union
+from tokenlint.analysis.values import MAX_HELPER_DEPTH, body_of, empty_collection
+from tokenlint.imports import dotted_name
+from tokenlint.walk import code_children
+
+if TYPE_CHECKING:
+    from tokenlint.analysis.interpreter import Summary
+
+
+class FollowedCalls:
+    """Mixin of ``FunctionInterpreter``: calls into code of the run."""
+
+    def run_elsewhere(self, node: cst.Call, qn: str | None, method: str | None) -> Flow | None:
+        """``anyio.to_thread.run_sync(fn, *a)``, ``asyncio.to_thread(fn, *a)``,
+        ``loop.run_in_executor(None, fn, *a)``, ``executor.submit(fn, *a)``,
+        ``functools.partial(fn, *a)``: the result is what ``fn`` returns (a lambda's body, a
+        nested def over this function's locals, or a helper)."""
+        tail = (qn or "").split(".")[-1] if qn else method
+        if tail not in ELSEWHERE:
+            return None
+        index = 1 if tail == "run_in_executor" else 0
+        if len(node.args) <= index:
+            return None
+        target = node.args[index].value
+        rest = node.args[index + 1:]
+        if isinstance(target, cst.Lambda):
+            return self.expr(target.body)
+        if isinstance(target, cst.Name) and target.value not in self.env:
+            nested = nested_def(self.fn, target.value)
+            if nested is not None:
+                call = cst.Call(func=target, args=rest)
+                return self.call_nested(nested, self._bind_args(call, nested))
+        helper = self.resolve_helper(target) if isinstance(target, (cst.Name, cst.Attribute)) else None
+        if helper is not None:
+            call = node.with_changes(func=target, args=rest)
+            self._synthetic.append(call)
+            return self.call_helper(call, *helper)
+        if isinstance(target, (cst.Name, cst.Attribute)):
+            call = node.with_changes(func=target, args=rest)
+            self._synthetic.append(call)
+            return self.call(call)
+        return None
+
+    def call_nested(self, fn: cst.FunctionDef, arg_flows: dict[str, Flow]) -> Flow:
+        """Interpret a function defined inside this one, over this function's current locals
+        (a closure), with its parameters bound to ``arg_flows``."""
+        if self.depth > MAX_HELPER_DEPTH or id(fn) in self._active:
+            return union(*arg_flows.values())
+        sub = type(self)(self.a, self.mod, fn, depth=self.depth + 1, helper=self.helper,
+                                  args_style=self.args_style, class_name=self.class_name)
+        sub.env = {**self.env, **{k: v for k, v in sub.env.items() if k not in self.env}}
+        for k in sub.param_defaults:
+            sub.env[k] = arg_flows.get(k, EMPTY)
+        sub.strings = dict(self.strings)
+        sub.param_defaults = {**self.param_defaults, **sub.param_defaults}
+        sub._active = self._active | {id(fn)}
+        summary = sub.run(body_of(fn))
+        self._merge(summary)
+        return summary.returned()
+
+    def _merge(self, summary: Summary, arg_flows: dict[str, Flow] | None = None) -> None:
+        for check in summary.checks:
+            if check.measured_params and arg_flows is not None:
+                # ``def fit(text, max_chars): if len(text) > max_chars`` measures what is passed
+                passed = union(*(arg_flows.get(n, EMPTY) for n in check.measured_params))
+                sites = frozenset(t.site for t in passed if isinstance(t, Src))
+                sites |= frozenset(s for t in passed if isinstance(t, Measure) for s in t.sites)
+                names = frozenset(t.name for t in passed if isinstance(t, Param) and t.site is None)
+                check = replace(check, measured=check.measured | sites, measured_params=names)
+            p = check.caller_param
+            if p is not None and p.site is None and arg_flows is not None:
+                # a helper's size check against its parameter: the budget is what this call
+                # passes; a tool parameter stays the model's choice unless it was clamped
+                passed = params(arg_flows.get(p.name, EMPTY))
+                known = self.param_defaults.get(passed[0].name, passed[0]) if passed else None
+                if known is None:
+                    check = replace(check, caller_param=None)  # a constant or configured budget
+                elif known.clamp is not None or passed[0].clamp is not None:
+                    check = replace(check, caller_param=None, budget=known.clamp or passed[0].clamp)
+                else:
+                    check = replace(check, caller_param=known if not self.helper else Param(known.name, None))
+            self.summary.checks.append(check)
+        self.summary.runtime_fit |= summary.runtime_fit
+        self.summary.untraced.extend(summary.untraced)
+
+    # -- helpers ------------------------------------------------------------------------------
+    def resolve_helper(self, func: cst.BaseExpression):
+        """The (module, def) a call reaches: a function of this module, a method of this class
+        (``self.m``) or of the one class here defining it (``db.m``), or an imported function."""
+        mod = self.mod
+        if isinstance(func, cst.Name):
+            fn = mod.functions.get(func.value)
+            if fn is not None:
+                return mod, fn
+        elif isinstance(func, cst.Attribute):
+            base = dotted_name(func.value)
+            meth = func.attr.value
+            if base in ("self", "cls") and self.class_name:
+                fn = mod.functions.get(f"{self.class_name}.{meth}")
+                if fn is not None:
+                    return mod, fn
+            if base is not None and base.split(".")[0] not in mod.imports.names:
+                # ``db.run_query(...)`` on an instance of a class of this module: the method is
+                # unambiguous when exactly one class here defines it
+                owners = [k for k in mod.functions if k.endswith(f".{meth}") and k.count(".") == 1]
+                if len(owners) == 1:
+                    return mod, mod.functions[owners[0]]
+        else:
+            return None
+        qn = mod.imports.qualify(func)
+        return self.a.project.find_function(qn) if qn else None
+
+    def call_helper(self, node: cst.Call, module, fn: cst.FunctionDef) -> Flow:
+        summary = self.a.helper_summary(module, fn, self.depth)
+        arg_flows = self._bind_args(node, fn)
+        if summary is None:
+            return union(*arg_flows.values())
+        self._merge(summary, arg_flows)
+        parts = summary.tuple_parts()
+        if parts is not None:  # ``a, b = helper()``: each target gets its own part
+            self._tuple_results[id(node)] = [self._from_helper(p, node, fn, arg_flows) for p in parts]
+        return self._from_helper(summary.returned(), node, fn, arg_flows)
+
+    def _from_helper(self, returned: Flow, node: cst.Call, fn: cst.FunctionDef,
+                     arg_flows: dict[str, Flow]) -> Flow:
+        """A helper's returned flow as seen by this call: its parameters replaced by the
+        arguments, bounds named by a parameter rebound to what the caller passes."""
+        out: set = set()
+        for t in returned:
+            if isinstance(t, Param) and t.site is None:
+                passed = arg_flows.get(t.name, EMPTY)
+                out |= frozenset(part_of(x) for x in passed) if t.part else passed
+            elif isinstance(t, Src) and t.bound is not None and t.bound.sql_param:
+                # the helper ran the SQL it was given: the bound is the one of the text passed
+                arg = arg_node(node, fn, t.bound.sql_param)
+                bound = self.sql_bound(arg, arg_flows.get(t.bound.sql_param, EMPTY), t.bound.site) \
+                    if arg is not None else None
+                if bound == "aggregate":
+                    continue
+                out.add(replace(t, bound=bound))
+            elif isinstance(t, Src) and t.bound is not None and t.bound.param and t.bound.param_site is None:
+                out.add(self._rebind(t, arg_flows.get(t.bound.param, EMPTY)))
+            else:
+                out.add(t)
+        return frozenset(out)
+
+    def _rebind(self, src: Src, arg: Flow) -> Src:
+        ps = params(arg)
+        b = src.bound
+        if ps:
+            p = ps[0]
+            known = self.param_defaults.get(p.name, p)
+            clamp = p.clamp if p.clamp is not None else known.clamp
+            return Src(src.code, src.site, src.what, Bound(b.site, param=p.name, clamp=clamp, default_none=known.default_none, param_site=known.site))
+        return Src(src.code, src.site, src.what, Bound(b.site, fixed=-1))
+
+    def _bind_args(self, node: cst.Call, fn: cst.FunctionDef) -> dict[str, Flow]:
+        names = [p.name.value for p in [*fn.params.posonly_params, *fn.params.params] if p.name.value not in ("self", "cls")]
+        kw_names = {p.name.value for p in fn.params.kwonly_params} | set(names)
+        out: dict[str, Flow] = {}
+        pos = 0
+        for a in node.args:
+            if isinstance(a.value, cst.Lambda):
+                # a callable the helper may call (``retry(lambda: fetch(x))``): what it returns
+                flow = self.expr(a.value.body)
+            elif isinstance(a.value, cst.Name) and a.value.value not in self.env and \
+                    nested_def(self.fn, a.value.value) is not None:
+                nested = nested_def(self.fn, a.value.value)
+                flow = self.call_nested(nested, {})
+            else:
+                flow = self.expr(a.value)
+            if a.keyword is not None and a.keyword.value in kw_names:
+                out[a.keyword.value] = flow
+            elif a.keyword is None and a.star == "" and pos < len(names):
+                out[names[pos]] = flow
+                pos += 1
+            else:
+                for n in names[pos:]:
+                    out[n] = union(out.get(n, EMPTY), flow)
+        return out
+
+
+#: Callees that run a callable elsewhere and hand back its result (or a future of it).
+ELSEWHERE = frozenset({"run_sync", "to_thread", "run_in_executor", "submit", "partial",
+                        "run_in_threadpool", "asyncify", "defer_to_thread", "run_blocking"})
+
+
+def nested_def(fn: cst.FunctionDef, name: str) -> cst.FunctionDef | None:
+    """A function named ``name`` defined anywhere inside ``fn``'s body (not ``fn`` itself)."""
+    stack: list[cst.CSTNode] = list(body_of(fn))
+    while stack:
+        n = stack.pop()
+        if isinstance(n, cst.FunctionDef):
+            if n.name.value == name:
+                return n
+            continue
+        if isinstance(n, cst.ClassDef):
+            continue
+        stack.extend(code_children(n))
+    return None
+
+
+def arg_node(call: cst.Call, fn: cst.FunctionDef, param: str) -> cst.BaseExpression | None:
+    """The argument expression ``call`` passes for ``fn``'s parameter ``param``, if given."""
+    names = [p.name.value for p in [*fn.params.posonly_params, *fn.params.params]
+             if p.name.value not in ("self", "cls")]
+    for i, a in enumerate(call.args):
+        if a.keyword is not None:
+            if a.keyword.value == param:
+                return a.value
+        elif a.star == "" and i < len(names) and names[i] == param:
+            return a.value
+    return None
+
+
+def find_instance_attribute_classes(mod, class_name: str) -> dict[str, str]:
+    """``{attr: qualified class}`` for each ``self.attr = Cls(...)`` in ``class_name``'s methods,
+    where ``Cls`` is imported or defined in ``mod`` (the first assignment wins)."""
+    out: dict[str, str] = {}
+    cls = mod.classes.get(class_name)
+    if cls is None:
+        return out
+    stack: list[cst.CSTNode] = [cls.body]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, (cst.Assign, cst.AnnAssign)) and isinstance(n.value, cst.Call):
+            targets = [t.target for t in n.targets] if isinstance(n, cst.Assign) else [n.target]
+            callee = dotted_name(n.value.func)
+            qn = mod.imports.qualify(n.value.func) or (
+                f"{mod.module_name}.{callee}" if callee in mod.classes else None)
+            for t in targets:
+                dn = dotted_name(t)
+                if qn and dn and dn.startswith("self.") and dn.count(".") == 1:
+                    out.setdefault(dn[5:], qn)
+        stack.extend(code_children(n))
+    return out
+
+
+def find_instance_collections(mod, class_name: str) -> frozenset[str]:
+    """Attributes of ``class_name`` in ``mod`` that its methods set to an empty collection."""
+    names: set[str] = set()
+    cls = mod.classes.get(class_name)
+    if cls is not None:
+        stack: list[cst.CSTNode] = [cls.body]
+        while stack:
+            n = stack.pop()
+            if isinstance(n, (cst.Assign, cst.AnnAssign)) and n.value is not None:
+                targets = [t.target for t in n.targets] if isinstance(n, cst.Assign) else [n.target]
+                for t in targets:
+                    dn = dotted_name(t)
+                    if dn and dn.startswith("self.") and dn.count(".") == 1 and empty_collection(n.value):
+                        names.add(dn[5:])
+            stack.extend(code_children(n))
+    return frozenset(names)

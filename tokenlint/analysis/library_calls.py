@@ -1,0 +1,204 @@
+"""Calls of libraries tokenlint knows by their method names: DB-API cursors and their
+``execute``/``fetchall``/``fetchmany``, SQLAlchemy and Mongo query builders, files and paths,
+subprocesses, HTTP responses and clients, GitPython, paginators, accumulators.
+
+The tables these read are in ``tokenlint.analysis.catalogue``; this module is how a call of one
+of them changes a value.
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from tokenlint.analysis import catalogue as cat
+from tokenlint.analysis.constants import keyword_arg, string_literal
+from tokenlint.analysis.external import QUERY_KEYWORDS
+from tokenlint.analysis.shapes import Shape
+from tokenlint.analysis.taints import (EMPTY, Bound, Flow, Marker, Param, Site, Src, apply_bound, markers, params,
+                                       scalar_of, sources, union)
+from tokenlint.analysis.values import (ACCUMULATORS, client_like, file_like, is_arguments_name, is_collection_src,
+                                       one_element)
+from tokenlint.imports import dotted_name
+
+
+class LibraryCalls:
+    """Mixin of ``FunctionInterpreter``: method calls of known libraries."""
+
+    def method_call(self, node: cst.Call, method: str, recv: Flow, site: Site, dn: str | None) -> Flow | None:
+        args = node.args
+        recv_name = dotted_name(node.func.value) if isinstance(node.func, cst.Attribute) else None
+
+        if self.args_style == "mapping" and method == "get" and args and is_arguments_name(recv_name):
+            key = string_literal(args[0].value)
+            if key is not None:
+                default = args[1].value if len(args) > 1 else None
+                return self.mapping_param(key, default, node)
+
+        if recv_name is not None and recv_name.split(".")[-1] == "git" and method not in cat.SCALAR_METHODS:
+            # GitPython: ``repo.git.log(...)`` runs the git command and returns its whole stdout
+            self._args_flow(node)
+            return frozenset({Src("TL104", site, f"git {method} output (GitPython)")})
+        if method in SQL_RUNNERS and args:
+            first = args[0].value
+            text = self.string_value(first)
+            argflow = self._args_flow(node)
+            user_sql = text is None and any(p.name.lower() in ("query", "sql", "statement") for p in params(self.expr(first)))
+            if (text is not None and cat.looks_like_sql(text)) or user_sql:
+                bound = self.sql_bound(first, argflow, site) if text is not None else None
+                if bound == "aggregate":
+                    return EMPTY
+                return frozenset({Src("TL101", site, f".{method}()", bound)})
+        if method in ("read_text", "read_bytes"):
+            return frozenset({Src("TL102", site, f".{method}()")})
+        if method in ("iterdir", "rglob") or (method in ("glob", "walk") and not markers(recv)):
+            self._args_flow(node)
+            return frozenset({Src("TL103", site, f".{method}()")})
+        if method == "readlines":
+            code = "TL104" if markers(recv, "process") else "TL102"
+            return frozenset({Src(code, site, ".readlines()")})
+        if method == "read":
+            kinds = {m.kind for m in markers(recv)}
+            if kinds & {"file", "http_response", "process"} or not recv:
+                code = "TL105" if "http_response" in kinds else "TL104" if "process" in kinds else "TL102"
+                if not kinds and not file_like(recv_name):
+                    return None
+                bound = self.bound_from(args[0].value, node) if args else None
+                if bound is not None and bound.fixed == -1 and isinstance(args[0].value, cst.UnaryOperation):
+                    bound = None
+                src = Src(code, site, ".read()")
+                return frozenset({src.with_bound(bound) if bound else src})
+        if method == "communicate":
+            return frozenset({Src("TL104", site, ".communicate()")})
+        if method in ("json",) and not args:
+            return frozenset({Src("TL105", site, "HTTP response .json()")})
+        if method in ("text",) and markers(recv, "http_response"):
+            return frozenset({Src("TL105", site, "HTTP response .text()")})
+        if method in ("iter_lines", "iter_content", "aiter_lines", "aiter_bytes", "iter_text"):
+            return frozenset({Marker("line_iter", site)})
+        if method in cat.HTTP_METHODS and (markers(recv, "http_client") or client_like(recv_name)):
+            self._args_flow(node)
+            return frozenset({Marker("http_response", site)})
+        if method in ACCUMULATORS and recv_name is not None:
+            flow = self._args_flow(node)
+            self.env[recv_name] = union(self.env.get(recv_name, EMPTY), frozenset(t for t in flow if not isinstance(t, Marker)))
+            self._note_accumulation(recv_name)
+            return EMPTY
+        if method == "fetchall":
+            bound = None
+            curs = markers(recv, "cursor")
+            if curs:
+                bound = curs[0].sql_bound
+            if bound is None and recv_name in self.sql_of:
+                bound = self.sql_of[recv_name]  # ``cur = conn.cursor(); cur.execute(sql)``
+            if bound == "aggregate":
+                return EMPTY
+            return frozenset({Src("TL101", site, ".fetchall()", bound)})
+        if method == "fetchmany":
+            bound = self.bound_from(args[0].value, node) if args else Bound(site, fixed=1)
+            return frozenset({Src("TL101", site, ".fetchmany()", bound)})
+        if method in ("execute", "exec_driver_sql", "executescript") and args and (
+                args[0].keyword is None or args[0].keyword.value in QUERY_KEYWORDS):
+            # (``ExecuteCellTool().execute(mode=..., cell_index=...)`` is no SQL statement)
+            sql_node = args[0].value
+            argflow = self._args_flow(node)
+            stmt_q = markers(argflow, "query")
+            bound = stmt_q[0].sql_bound if stmt_q else self.sql_bound(sql_node, argflow, site)
+            if recv_name:
+                self.sql_of[recv_name] = bound
+            if bound == "aggregate":
+                return EMPTY
+            return frozenset({Marker("cursor", site, bound)})
+        if method in ("fetch",) and args:
+            text = self.string_value(args[0].value)
+            if text is not None and cat.looks_like_sql(text):
+                argflow = self._args_flow(node)
+                bound = self.sql_bound(args[0].value, argflow, site)
+                if bound == "aggregate":
+                    return EMPTY
+                return frozenset({Src("TL101", site, ".fetch()", bound)})
+        if method == "cursor":
+            return frozenset({Marker("cursor", site)})
+        if method in ("query", "scalars") and not markers(recv, "query"):
+            # SQL text or a caller's query through any client (``client.query(sql)``) is rows;
+            # an ORM query (``session.query(User)``) is a builder drained later
+            sql = self._external_sql(node, method, Shape.COLLECTION, site) if args else None
+            if sql is not None:
+                return sql
+            inner = self._args_flow(node)
+            curs = markers(inner, "query") or markers(recv, "cursor")
+            bound = curs[0].sql_bound if curs else None
+            return union(frozenset({Marker("query", site, bound)}), scalar_of(inner))
+        if method in ("find", "aggregate") and (not args or isinstance(args[0].value, (cst.Dict, cst.List))):
+            self._args_flow(node)
+            return frozenset({Marker("query", site)})
+        if method == "limit" and args:
+            b = self.bound_from(args[0].value, node)
+            qs = markers(recv, "query")
+            if qs:
+                return frozenset({Marker("query", site, b)})
+            return apply_bound(recv, b) if b else recv
+        if method in ("all", "to_list") and markers(recv, "query", "cursor"):
+            q = markers(recv, "query", "cursor")[0]
+            bound = q.sql_bound
+            if method == "to_list":
+                length = keyword_arg(node, "length") or (args[0].value if args else None)
+                if length is not None and not (isinstance(length, cst.Name) and length.value == "None"):
+                    bound = self.bound_from(length, node)
+            return frozenset({Src("TL101", site, f".{method}()", bound)})
+        if method in ("paginate", "get_paginator", "iterate_pages", "iter_pages", "auto_paging_iter"):
+            self._args_flow(node)
+            return frozenset({Marker("paginator", site)})
+        if method in ("head", "tail", "nlargest", "nsmallest") and args and sources(recv):
+            b = self.bound_from(args[0].value, node)
+            return apply_bound(recv, b) if b else recv
+        if method in cat.SCALAR_METHODS:
+            self._args_flow(node)
+            return scalar_of(recv)
+        if method in ("get", "pop") and args and any(is_collection_src(t) for t in recv):
+            # ``NOTES.get(name)``: one element of a run-time collection, not all of it
+            self._args_flow(node)
+            return one_element(recv)
+        chain = markers(recv, "query", "cursor")
+        if chain and method not in ("join", "format"):
+            # builder chains (``.filter().order_by().offset()``) keep the query and its bound
+            self._args_flow(node)
+            return frozenset(chain)
+        if method == "join":
+            return union(self._args_flow(node), EMPTY)
+        return None
+
+    def sql_bound(self, sql_node, argflow: Flow, site: Site):
+        """The bound a query's text puts on its rows: ``LIMIT 50`` fixed, ``LIMIT ?`` bound to a
+        limit-like parameter, ``"aggregate"`` for a lone ``COUNT(*)``, None when unbounded."""
+        text = self.string_value(sql_node) if sql_node is not None else None
+        if text is None:
+            if self.helper and isinstance(sql_node, cst.Name) and any(
+                    isinstance(t, Param) and t.site is None and t.name == sql_node.value
+                    for t in self.env.get(sql_node.value, EMPTY)):
+                return Bound(site, sql_param=sql_node.value)  # the caller's SQL decides
+            return None
+        if cat.SQL_AGGREGATE_ONLY.search(text):
+            return "aggregate"
+        m = cat.SQL_LIMIT_FIXED.search(text)
+        if m:
+            return Bound(site, fixed=int(m.group(2)))
+        m = cat.SQL_LIMIT_PARAM.search(text)
+        if m:
+            ps = [p for p in params(union(argflow, self._fstring_params(sql_node))) if cat.LIMIT_PARAM.search(p.name)]
+            if ps:
+                p = ps[0]
+                known = self.param_defaults.get(p.name, p)
+                clamp = p.clamp if p.clamp is not None else known.clamp
+                return Bound(site, param=p.name, clamp=clamp, default_none=known.default_none, param_site=known.site)
+            return Bound(site, fixed=-1)
+        return None
+
+    def _fstring_params(self, node) -> Flow:
+        if isinstance(node, cst.Name) and node.value in self.env:
+            return self.env[node.value]
+        return self.expr(node) if isinstance(node, cst.FormattedString) else EMPTY
+
+
+#: Methods of database wrappers that run a query and return all of its rows.
+SQL_RUNNERS = frozenset({"execute_query", "run_query", "fetch_all", "execute_sql", "run_sql",
+                         "query_df", "read_sql", "fetch_query", "select_all"})

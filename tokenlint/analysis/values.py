@@ -1,0 +1,110 @@
+"""Small shared facts about values and names used by every part of the interpreter: what the
+standard library and builtins are, which names read as a response, a client, a file or the
+low-level ``arguments`` mapping, and how one element of a run-time collection is taken."""
+
+from __future__ import annotations
+
+import builtins
+import re
+import sys
+from typing import Sequence
+
+import libcst as cst
+
+from tokenlint.analysis.taints import Flow, Src
+from tokenlint.imports import dotted_name
+
+MAX_HELPER_DEPTH = 4
+
+
+#: How a TL108 source made from a run-time collection ends its description (an element of such
+#: a collection is one record; ``one_element``).
+RUNTIME_COLLECTION = "(filled at run time)"
+
+
+#: Methods that add their arguments to the receiver (``out.append(row)``).
+ACCUMULATORS = frozenset({"append", "extend", "add", "update", "insert", "write", "writelines",
+                          "appendleft", "put", "put_nowait", "setdefault"})
+
+
+def body_of(fn: cst.FunctionDef) -> Sequence[cst.BaseStatement]:
+    return fn.body.body if isinstance(fn.body, cst.IndentedBlock) else [fn.body]  # type: ignore[list-item]
+
+
+def statements_of(node) -> list:
+    if node is None:
+        return []
+    if isinstance(node, cst.IndentedBlock):
+        return list(node.body)
+    if isinstance(node, (cst.Else, cst.Finally)):
+        return statements_of(node.body)
+    return [node]
+
+
+def chain_root(expr: cst.BaseExpression) -> str | None:
+    """The name an attribute/call chain starts from (``datetime`` in ``datetime.now().date``)."""
+    node = expr
+    while isinstance(node, (cst.Attribute, cst.Call, cst.Subscript, cst.Await)):
+        node = node.func if isinstance(node, cst.Call) else (
+            node.expression if isinstance(node, cst.Await) else node.value)
+    return node.value if isinstance(node, cst.Name) else None
+
+
+RESPONSE_NAME = re.compile(r"(^|[._])(resp|response|res|r|reply|http_response|result_response)$", re.I)
+
+
+CLIENT_NAME = re.compile(r"(client|session|http|api)$", re.I)
+
+
+def response_like(name: str | None) -> bool:
+    return bool(name and RESPONSE_NAME.search(name))
+
+
+def client_like(name: str | None) -> bool:
+    return bool(name and CLIENT_NAME.search(name.split(".")[-1]) and "db" not in name.lower())
+
+
+def file_like(name: str | None) -> bool:
+    return bool(name and re.search(r"(^|_)(f|fh|fp|file|handle|stream|reader|infile)$", name.split(".")[-1], re.I))
+
+
+def is_arguments_name(name: str | None) -> bool:
+    return bool(name and name.split(".")[-1] in ("arguments", "args", "params", "tool_args", "input_args", "kwargs", "arguments_dict", "input", "tool_input"))
+
+
+BUILTINS = frozenset(dir(builtins))
+
+
+#: Methods of str, bytes, list, dict and set: on a parameter they transform a value.
+VALUE_METHODS = frozenset(
+    m for t in (str, bytes, list, dict, set) for m in dir(t) if not m.startswith("_")
+) - {"count", "index"}
+
+
+STDLIB = frozenset(getattr(sys, "stdlib_module_names", ())) | {"builtins", "typing", "typing_extensions"}
+
+
+def is_stdlib(qn: str) -> bool:
+    return qn.split(".")[0] in STDLIB
+
+
+def empty_collection(value: cst.BaseExpression) -> bool:
+    """``{}``, ``[]``, ``set()``, ``dict()``, ``defaultdict(list)``, ``deque()``: empty now, filled later."""
+    if isinstance(value, (cst.Dict, cst.List, cst.Set)) and not value.elements:
+        return True
+    if isinstance(value, cst.Call):
+        name = (dotted_name(value.func) or "").split(".")[-1]
+        if name in ("dict", "list", "set", "OrderedDict", "deque", "Counter") and not value.args:
+            return True
+        if name == "defaultdict":
+            return True
+    return False
+
+
+def is_collection_src(t) -> bool:
+    return isinstance(t, Src) and t.code == "TL108" and t.what.endswith(RUNTIME_COLLECTION)
+
+
+def one_element(flow: Flow) -> Flow:
+    """An element of a run-time collection (``notes[name]``) is one record: drop the collection."""
+    return frozenset(t for t in flow if not is_collection_src(t))
