@@ -166,6 +166,38 @@ def test_extra_sources_and_bounds(tmp_path):
     assert risks == {"everything": "HIGH", "some": "LOW"}
 
 
+def test_extra_sources_and_bounds_by_access_path(tmp_path):
+    """Entries name methods of a known class (``acme_sdk.Client.list_widgets``) or of any
+    receiver (``*.dump_all``); an entry that matches no call is reported, the run goes on."""
+    write(tmp_path, "pyproject.toml", (
+        "[tool.tokenlint]\n"
+        "extra-sources = { '*.dump_all' = 'TL108', 'acme_sdk.Client.export' = 'TL105', 'acme_sdk.nowhere' = 'TL101' }\n"
+        "extra-bounds = ['acme_sdk.Client.list_widgets']\n"
+    ))
+    write(tmp_path, "server.py", (
+        "import acme_sdk\n"
+        "from mcp.server.fastmcp import FastMCP\n"
+        "mcp = FastMCP('w')\n"
+        "client = acme_sdk.Client()\n"
+        "@mcp.tool()\n"
+        "def dump(store) -> list:\n"
+        "    return store.dump_all()\n"
+        "@mcp.tool()\n"
+        "def export() -> str:\n"
+        "    return client.export()\n"
+        "@mcp.tool()\n"
+        "def widgets() -> list:\n"
+        "    return client.list_widgets()\n"
+    ))
+    result = run("--format", "json", tmp_path)
+    tools = {t["name"]: (t["risk"], tuple(t["findings"])) for t in json.loads(result.stdout)["tools"]}
+    assert tools["dump"] == ("HIGH", ("TL108", "TL201"))
+    assert tools["export"] == ("HIGH", ("TL105", "TL201"))
+    assert tools["widgets"] == ("NONE", ())  # the user vouches the result is bounded
+    assert "extra-sources `acme_sdk.nowhere` in the configuration matched no call" in result.stderr
+    assert "dump_all" not in result.stderr and "list_widgets" not in result.stderr
+
+
 def test_suppression_on_line_and_on_def(tmp_path):
     line = RISKY.replace('.fetchall()\n', '.fetchall()  # tokenlint: ignore[TL101]\n')
     write(tmp_path, "a.py", line)

@@ -83,6 +83,7 @@ class Cache:
                 findings=[_finding(f) for f in entry["findings"]],
                 tools=[_tool(t) for t in entry["tools"]],
                 parsed=entry["parsed"],
+                matched_knowledge=list(entry.get("matched_knowledge", [])),
                 looked_up={k: (tuple(v) if v is not None else None) for k, v in entry["looked_up"].items()},
             )
         except (OSError, ValueError, KeyError, TypeError):
@@ -102,6 +103,7 @@ class Cache:
         entry = {
             "looked_up": {k: (list(v) if v is not None else None) for k, v in result.looked_up.items()},
             "parsed": result.parsed,
+            "matched_knowledge": list(result.matched_knowledge),
             "findings": [_plain(dataclasses.asdict(f)) for f in result.findings],
             "tools": [_plain(dataclasses.asdict(t)) for t in result.tools],
         }

@@ -99,6 +99,7 @@ def check(paths, fmt, output_file, statistics, baseline_file, write_baseline_fil
     from tokenlint.progress import make_progress
     from tokenlint.report import is_human, render
     from tokenlint.report.statistics import STATISTICS_FORMATS, render_statistics
+    from tokenlint.analysis.knowledge import unmatched_entries
     from tokenlint.report.text import summary
 
     paths = list(paths) or ["."]
@@ -161,6 +162,10 @@ def check(paths, fmt, output_file, statistics, baseline_file, write_baseline_fil
         sys.exit(2)
     for err in run.internal_errors:
         click.echo(f"tokenlint: {err}", err=True)
+    if result.files_checked:
+        for entry in unmatched_entries(settings.extra_sources, settings.extra_bounds, run.matched_knowledge):
+            click.echo(f"tokenlint: warning: {entry} in the configuration matched no call in the checked files",
+                       err=True)
     if is_human(fmt) and not quiet:
         note = f" ({filtered.known} more in the baseline {baseline_file})" if known is not None else ""
         click.echo(summary(result) + note, err=True)

@@ -23,6 +23,7 @@ from typing import Callable
 
 from tokenlint.analysis.facts import analyse_tool
 from tokenlint.analysis.interpreter import Analyzer
+from tokenlint.analysis.knowledge import Knowledge
 from tokenlint.codemods.plan import unfixable_reason
 from tokenlint.config import Settings
 from tokenlint.discovery import ToolDef
@@ -109,8 +110,7 @@ def analyse_group(members: list[Candidate], plan: RunPlan, settings: Settings, *
     for mod, _ in parsed:
         servers.scan_mounts(mod)
 
-    analyzer = Analyzer(project)
-    analyzer.settings = settings  # type: ignore[attr-defined]
+    analyzer = Analyzer(project, Knowledge.from_settings(settings.extra_sources, settings.extra_bounds))
     ctx = RuleContext(settings)
     rules = [r() for r in all_rules() if r.code != "TL001" and settings.selects(r.code)]
     suppress_cache: dict[str, dict[int, frozenset[str]]] = {}
@@ -160,6 +160,7 @@ def analyse_group(members: list[Candidate], plan: RunPlan, settings: Settings, *
             out.findings.extend(tool_findings)
     for name in sorted(project.looked_up - own):
         out.looked_up[name] = plan.digest_of_module(name)
+    out.matched_knowledge = sorted(analyzer.knowledge.matched)
     return out
 
 

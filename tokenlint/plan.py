@@ -50,6 +50,8 @@ class RunResult:
     result: CheckResult
     internal_errors: list[str] = field(default_factory=list)
     facts: list[ToolFacts] = field(default_factory=list)
+    #: ``extra-sources`` / ``extra-bounds`` paths that matched a call somewhere in the run.
+    matched_knowledge: set[str] = field(default_factory=set)
 
 
 @dataclass
@@ -98,6 +100,8 @@ class GroupResult:
     parsed: int = 0
     looked_up: dict[str, tuple[str, str] | None] = field(default_factory=dict)
     facts: list[ToolFacts] = field(default_factory=list)
+    #: ``extra-sources`` / ``extra-bounds`` paths that matched a call in this group.
+    matched_knowledge: list[str] = field(default_factory=list)
 
 
 class FileIndex(Protocol):
@@ -323,8 +327,10 @@ def merge(plan: RunPlan, results: list[GroupResult], settings: Settings) -> RunR
     tools: list[ToolReport] = []
     internal: list[str] = []
     facts: list = []
+    matched: set[str] = set()
     parsed = 0
     for r in results:
+        matched.update(r.matched_knowledge)
         findings.extend(r.findings)
         tools.extend(r.tools)
         internal.extend(r.internal)
@@ -338,7 +344,7 @@ def merge(plan: RunPlan, results: list[GroupResult], settings: Settings) -> RunR
         files_checked=plan.files_checked,
         files_parsed=parsed,
     )
-    return RunResult(result, internal, facts)
+    return RunResult(result, internal, facts, matched)
 
 
 def _full_key(f: Finding) -> tuple:

@@ -27,6 +27,7 @@ from tokenlint.analysis.constants import (Constants, keyword_arg, le_in_annotati
 from tokenlint.analysis.external import (CONTEXT_FAMILY, ExternalCalls, is_context_param, limit_like, part_of,
                                          whole_record_sources)
 from tokenlint.analysis.followed import FollowedCalls, find_instance_attribute_classes, find_instance_collections, nested_def
+from tokenlint.analysis.knowledge import Knowledge
 from tokenlint.analysis.library_calls import LibraryCalls
 from tokenlint.analysis.shapes import Shape, call_shape, words
 from tokenlint.analysis.taints import (EMPTY, Bound, Flow, Marker, Measure, Param, Site, Src, apply_bound, markers,
@@ -88,8 +89,10 @@ class Summary:
 class Analyzer:
     """Shared state of one run's analysis: interned sites, helper summaries, the project."""
 
-    def __init__(self, project) -> None:
+    def __init__(self, project, knowledge: Knowledge | None = None) -> None:
         self.project = project
+        #: ``extra-sources`` / ``extra-bounds`` of the run (empty: nothing configured).
+        self.knowledge = knowledge if knowledge is not None else Knowledge()
         self._sites: dict[int, Site] = {}
         self._helpers: dict[int, Summary | None] = {}
         self._instance_collections: dict[tuple[str, str], frozenset[str]] = {}
@@ -721,18 +724,22 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         dn = dotted_name(func)
         method = func.attr.value if isinstance(func, cst.Attribute) else None
         site = self.a.site(self.mod, node)
-        # configured sources and bounds come first (user knowledge wins)
-        cfg = getattr(self.a, "settings", None)
-        if cfg is not None and qn is not None:
-            if qn in cfg.extra_sources:
-                self._args_flow(node)
-                return frozenset({Src(cfg.extra_sources[qn], site, f"{qn}()")})
-            if qn in cfg.extra_bounds:
-                flow = self._args_flow(node)
-                return apply_bound(flow, Bound(site, fixed=-1))
-
         recv = self.expr(func.value) if isinstance(func, cst.Attribute) else EMPTY
         name = (qn or dn or "").split(".")[-1]
+
+        # configured sources and bounds come first (user knowledge wins)
+        if self.a.knowledge:
+            names = [qn, dn]
+            if method is not None:
+                owners = [m.family for m in markers(recv, "object") if m.family]
+                owners.append(self._chain_class(func.value))
+                names += [f"{o}.{method}" for o in owners if o]
+            entry = self.a.knowledge.lookup(names)
+            if entry is not None and entry.kind == "source":
+                self._args_flow(node)
+                return frozenset({Src(entry.code, site, f"{qn or dn}()")})
+            if entry is not None:
+                return apply_bound(self._args_flow(node), Bound(site, fixed=-1))
 
         # tokenlint.runtime fitters: pre-estimated and continued
         if name in cat.RUNTIME_FITTERS and (qn or "").startswith("tokenlint.runtime") or (

@@ -3,8 +3,8 @@
 tokenlint cannot read an SDK client's code (redis-py, docker, boto3, a made-up ``acme_sdk``), so
 it judges the *shape* of such a call's result from evidence that holds across libraries:
 
-1. a library family's own table (``tokenlint.analysis.knowledge``), when the receiver's family
-   is known from the constructor or factory that made it (``redis.Redis(...)`` → ``redis``);
+1. what the user configured (``extra-sources`` / ``extra-bounds``, ``tokenlint.analysis.knowledge``)
+   comes first, matched by access path (``acme_sdk.Client.list_widgets``, ``*.dump_all``);
 2. otherwise the call's name, split into words (``list_databases`` → list, databases;
    ``getAll`` → get, all): a verb that reads many things (list, search, query, scan, dump, diff,
    logs, describe…), a plural noun (``get_tables``) or a noun for open-ended text (content,
