@@ -86,7 +86,10 @@ class ExternalCalls:
         sql = self._external_sql(node, name, shape, site)
         if sql is not None:
             return sql
-        owner = (dotted_name(func.value) or "").split(".")[-1] if isinstance(func, cst.Attribute) else ""
+        owner_node = func.value if isinstance(func, cst.Attribute) else None
+        if isinstance(owner_node, cst.Subscript):  # a generic class: ``Wrapper[list[str]].model_validate(r)``
+            owner_node = owner_node.value
+        owner = (dotted_name(owner_node) or "").split(".")[-1] if owner_node is not None else ""
         if _CONSTRUCTOR_NAME.search(name) or (owner[:1].isupper() and _ALT_CONSTRUCTOR.match(name)):
             # ``spec.fetcher_class(...)``, ``Model.model_validate(data)``, ``Cfg.from_env()``
             self.summary.untraced.append(callee)

@@ -203,6 +203,14 @@ def _continuation(tool: ToolDef, interp: FunctionInterpreter, summary) -> tuple[
                 resource = True
             hint_node = hint_node or node
     if hint_node is None:
+        # a helper the tool calls may build the hint (``"pagination": pagination.extract(rows)``)
+        for node in _walk_body(tool.body):
+            if isinstance(node, cst.Call) and isinstance(node.func, (cst.Name, cst.Attribute)):
+                helper = interp.resolve_helper(node.func)
+                if helper is not None and _hint_in(helper[1]):
+                    hint_node = node
+                    break
+    if hint_node is None:
         return False, None
     site = interp.a.site(tool.module, hint_node)
     if resource:
@@ -214,6 +222,16 @@ def _continuation(tool: ToolDef, interp: FunctionInterpreter, summary) -> tuple[
     if keys and _applied(tool.body, "", keys):
         return True, site
     return False, site
+
+
+def _hint_in(fn: cst.FunctionDef) -> bool:
+    """Whether a helper's body writes a continuation key or instruction (``"has_more"``)."""
+    for node in _walk_body([fn.body]):
+        if isinstance(node, cst.SimpleString):
+            v = node.evaluated_value
+            if isinstance(v, str) and cat.HINT_WORDS.search(v):
+                return True
+    return False
 
 
 def _mapping_keys(body) -> set[str]:
@@ -269,13 +287,15 @@ def _applied(body, name: str, keys: set[str] = frozenset()) -> bool:
     feeding one of those), not only echoed into the response or a log line."""
     stack: list[tuple[cst.CSTNode, bool]] = [(n, False) for n in body]
     derived = {name}
+    # a dict of keyword arguments spread into a call (``api.list(**kwargs)``) applies its values
+    spread = {dotted_name(n.value) for n in _walk_body(body) if isinstance(n, cst.Arg) and n.star == "**"}
     # names computed from the parameter (``start = page * size``) also count
     for node in _walk_body(body):
-        if isinstance(node, cst.Assign):
+        if isinstance(node, (cst.Assign, cst.AnnAssign)) and node.value is not None:
+            targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target]
             if any(isinstance(n, cst.Name) and n.value in derived for n in _walk_body([node.value])):
-                if not isinstance(node.value, cst.Dict):
-                    for t in node.targets:
-                        target = t.target
+                if not isinstance(node.value, cst.Dict) or any(dotted_name(t) in spread for t in targets):
+                    for target in targets:
                         if isinstance(target, cst.Subscript):
                             target = target.value  # ``params["startingToken"] = next_token``
                         dn = dotted_name(target)
