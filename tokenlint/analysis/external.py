@@ -59,6 +59,9 @@ class ExternalCalls:
                 root = chain_root(func.value)
                 if root in self.mod.imports.names and is_stdlib(self.mod.imports.names[root]):
                     return None
+                if root is not None and root in self.env and root not in self.param_defaults \
+                        and root not in self.assigned_from_call:
+                    return None  # a local the standard library made of an argument (``p = Path(a)``)
                 family = None
             else:
                 root_family = self._external_root(func.value, method)
@@ -116,7 +119,9 @@ class ExternalCalls:
             self.summary.untraced.append(callee)
             if name[:1].isupper():  # a constructor keeps what it is given: Model(items=rows)
                 return made_object(site, family, args)
-            read = bool(words(name)) and words(name)[0] in _RECORD_READS
+            ws = words(name)
+            # a status-like record has the platform's fixed fields (``get_cluster_health()``)
+            read = bool(ws) and ws[0] in _RECORD_READS and ws[-1] not in _FIXED_RECORD_NOUNS
             return frozenset({Marker("object", site, family=family, whole=read)})
         what = f"{callee} {SIZE_UNKNOWN if shape is Shape.UNKNOWN else '(a collection or text)'}"
         src = Src("TL108", site, what)
@@ -267,6 +272,10 @@ def part_of(t):
         return replace(t, part=True)
     return t
 
+
+#: Last words of a record whose fields the platform fixes, not the user's data.
+_FIXED_RECORD_NOUNS = frozenset({"health", "status", "version", "whoami", "me", "ping", "stats",
+                                 "statistics", "config", "settings", "usage", "quota"})
 
 #: First words of a call that reads one thing (its result is the thing, whole).
 _RECORD_READS = frozenset({"get", "read", "fetch", "describe", "show", "inspect", "info", "load", "retrieve"})

@@ -32,8 +32,8 @@ from tokenlint.analysis.library_calls import LibraryCalls
 from tokenlint.analysis.shapes import Shape, call_shape, words
 from tokenlint.analysis.taints import (EMPTY, Bound, Flow, Marker, Measure, Param, Site, Src, apply_bound, markers,
                                        measure_of, params, scalar_of, union)
-from tokenlint.analysis.values import (BUILTINS, RUNTIME_COLLECTION, body_of, empty_collection, is_arguments_name,
-                                       is_stdlib, one_element, response_like, statements_of)
+from tokenlint.analysis.values import (BUILTINS, RUNTIME_COLLECTION, body_of, chain_root, empty_collection,
+                                       is_arguments_name, is_stdlib, one_element, response_like, statements_of)
 from tokenlint.imports import dotted_name
 from tokenlint.walk import code_children
 
@@ -351,6 +351,11 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         if isinstance(value, cst.Await):
             value = value.expression
         callee = self.mod.imports.qualify(value.func) if isinstance(value, cst.Call) else None
+        if callee is None and isinstance(value, cst.Call):  # ``Path(p).expanduser()``: by its root
+            root = chain_root(value.func)
+            callee = self.mod.imports.names.get(root) if root else None
+            if root in self.env and root not in self.assigned_from_call and root not in self.param_defaults:
+                callee = "builtins"  # a method of a local value (``path.parent.expanduser()``)
         if isinstance(value, cst.Call) and not (callee and is_stdlib(callee)) and \
                 not (callee is None and dotted_name(value.func) in BUILTINS):
             self.assigned_from_call.add(name)  # a value of the standard library is no client

@@ -126,6 +126,11 @@ class LibraryCalls:
                 return sql
             inner = self._args_flow(node)
             curs = markers(inner, "query") or markers(recv, "cursor")
+            first = (dotted_name(args[0].value) or "").split(".")[-1] if args else ""
+            if not curs and not first[:1].isupper():
+                # not ``session.query(User)`` nor ``session.scalars(select(...))``: some API's
+                # query method (``grafana.query(start, end, [q])``), judged as external code
+                return None
             bound = curs[0].sql_bound if curs else None
             return union(frozenset({Marker("query", site, bound)}), scalar_of(inner))
         if method in ("find", "aggregate") and (not args or isinstance(args[0].value, (cst.Dict, cst.List))):

@@ -62,6 +62,7 @@ RECORD_VERBS = frozenset({
     "lock", "unlock", "expire", "incr", "incrby", "decr", "hset", "hdel", "lpush", "rpush",
     "sadd", "srem", "zadd", "zrem", "xadd", "flush", "flushdb", "subscribe", "unsubscribe",
     "attach", "detach", "invite", "reply", "comment", "edit", "modify", "open", "new", "make",
+    "index", "reindex", "bulk",
     "build_client", "client", "session", "engine", "from", "with", "get_connection", "ping",
     "health", "version", "whoami", "me", "info", "config", "configure", "settings", "status",
     "hget", "get_or_create", "touch", "persist", "rollback", "begin", "release", "acquire",
