@@ -96,7 +96,7 @@ class ExternalCalls:
         if _CONSTRUCTOR_NAME.search(name) or (owner[:1].isupper() and _ALT_CONSTRUCTOR.match(name)):
             # ``spec.fetcher_class(...)``, ``Model.model_validate(data)``, ``Cfg.from_env()``
             self.summary.untraced.append(callee)
-            return made_object(site, family, args)
+            return self._constructed(node, site, family, args)
         if shape is Shape.UNKNOWN and (method is None or _module_function(func, self.mod)):
             shape = Shape.RECORD  # a library function of scalars (``humanize.naturaldelta(d)``)
         if method is not None and shape is not Shape.SCALAR and name in _ELEMENT_VERBS and is_plural(owner.lower()):
@@ -118,7 +118,7 @@ class ExternalCalls:
         if shape is Shape.RECORD:
             self.summary.untraced.append(callee)
             if name[:1].isupper():  # a constructor keeps what it is given: Model(items=rows)
-                return made_object(site, family, args)
+                return self._constructed(node, site, family, args)
             ws = words(name)
             # a status-like record has the platform's fixed fields (``get_cluster_health()``)
             read = bool(ws) and ws[0] in _RECORD_READS and ws[-1] not in _FIXED_RECORD_NOUNS
@@ -129,6 +129,16 @@ class ExternalCalls:
         for b in carried:
             bound = b if bound is None or b.rank() > bound.rank() else bound
         return frozenset({src.with_bound(bound) if bound else src})
+
+    def _constructed(self, node: cst.Call, site: Site, family: str | None, args: Flow) -> Flow:
+        """An object made by a constructor of unreadable code: it holds the data it is given, and
+        a limit-like keyword caps what it later fetches (``arxiv.Search(q, max_results=10)``
+        passed to ``client.results(search)``)."""
+        out = made_object(site, family, args)
+        cap = self._argument_bound(node)
+        if cap is None:
+            return out
+        return frozenset(replace(t, sql_bound=cap) if isinstance(t, Marker) and t.site is site else t for t in out)
 
     def _chain_class(self, expr: cst.BaseExpression, depth: int = 0) -> str | None:
         """The qualified project class of the object ``expr`` names, when the code says it:

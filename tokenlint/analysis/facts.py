@@ -83,8 +83,9 @@ class ToolFacts:
 
 def analyse_tool(analyzer: Analyzer, tool: ToolDef) -> ToolFacts:
     """Run the interpreter over a tool's body and classify what reaches its response."""
+    class_name = tool.class_name or _enclosing_class(tool.module, tool.func)
     interp = FunctionInterpreter(
-        analyzer, tool.module, tool.func, args_style=tool.args_style, class_name=tool.class_name
+        analyzer, tool.module, tool.func, args_style=tool.args_style, class_name=class_name
     )
     summary = interp.run(tool.body)
     if interp.falls_through:
@@ -116,6 +117,19 @@ def analyse_tool(analyzer: Analyzer, tool: ToolDef) -> ToolFacts:
     facts.continuation, facts.hint_site = _continuation(tool, interp, summary)
     facts.definition_text = _definition_text(tool)
     return facts
+
+
+def _enclosing_class(mod, fn: cst.FunctionDef) -> str | None:
+    """The class whose method defines ``fn`` (a tool nested in ``def setup_tools(self)``), so
+    ``self`` in the tool's body is that class's instance; None for a module-level function."""
+    for name, cls in mod.classes.items():
+        stack: list[cst.CSTNode] = [cls.body]
+        while stack:
+            node = stack.pop()
+            if node is fn:
+                return name
+            stack.extend(code_children(node))
+    return None
 
 
 def _shared_returns(tool: ToolDef, interp: FunctionInterpreter) -> None:
@@ -165,12 +179,25 @@ def _classify(src: Src, checked: dict, ret_site: Site) -> DataFlow:
         return DataFlow(src, FlowKind.UNBOUNDED, None, None, None, ret_site)
     if b.enforced:
         value = b.value
-        limit = HUGE_CHARS if src.code in _TEXT_CODES or (value or 0) > 5_000 else HUGE_ITEMS
+        # a cap above 5,000 is read as chars, unless a parameter named for items sets it
+        # (``limit: int = Field(le=10_000)`` log events is an item count far above any budget)
+        as_chars = src.code in _TEXT_CODES or ((value or 0) > 5_000 and not _counts_items(b.param))
+        limit = HUGE_CHARS if as_chars else HUGE_ITEMS
         kind = FlowKind.HUGE if value is not None and value > limit else FlowKind.CAPPED
         return DataFlow(src, kind, b.site, b.param, b.param_site, ret_site)
     if b.default_none:
         return DataFlow(src, FlowKind.DEFAULT_ALL, b.site, b.param, b.param_site, ret_site)
     return DataFlow(src, FlowKind.CALLER, b.site, b.param, b.param_site, ret_site)
+
+
+def _counts_items(param: str | None) -> bool:
+    """Whether a limit parameter's name counts items (``limit``, ``max_results``, ``top_k``)
+    rather than text (``max_chars``, ``max_length``, ``size_bytes``)."""
+    if not param:
+        return False
+    ws = set(re.split(r"[_\W]+|(?<=[a-z])(?=[A-Z])", param.lower()))
+    return not ws & {"chars", "char", "length", "len", "bytes", "size", "tokens", "characters"} and \
+        bool(ws & {"limit", "count", "results", "rows", "items", "events", "lines", "top", "k", "n", "max", "num"})
 
 
 def _continuation(tool: ToolDef, interp: FunctionInterpreter, summary) -> tuple[bool, Site | None]:

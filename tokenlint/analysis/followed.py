@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 import libcst as cst
 
 from tokenlint.analysis.external import part_of
-from tokenlint.analysis.taints import EMPTY, Bound, Flow, Measure, Param, Src, params, union
+from tokenlint.analysis.taints import EMPTY, Bound, Flow, Measure, Param, Src, apply_bound, params, union
 from tokenlint.analysis.values import MAX_HELPER_DEPTH, body_of, empty_collection
 from tokenlint.imports import dotted_name
 from tokenlint.walk import code_children
@@ -117,7 +117,9 @@ class FollowedCalls:
                 fn = mod.functions.get(f"{self.class_name}.{meth}")
                 if fn is not None:
                     return mod, fn
-            if base is not None and base.split(".")[0] not in mod.imports.names:
+            if base is not None and base.split(".")[0] not in mod.imports.names and \
+                    base.split(".")[0] not in ("self", "cls"):
+                # (``self.client.search()`` is another object's method: ``_chain_class`` knows it)
                 # ``db.run_query(...)`` on an instance of a class of this module: the method is
                 # unambiguous when exactly one class here defines it
                 owners = [k for k in mod.functions if k.endswith(f".{meth}") and k.count(".") == 1]
@@ -147,6 +149,11 @@ class FollowedCalls:
         for t in returned:
             if isinstance(t, Param) and t.site is None:
                 passed = arg_flows.get(t.name, EMPTY)
+                if t.cap is not None:
+                    cap = t.cap
+                    if cap.param and cap.param_site is None:  # a cap named by another parameter
+                        cap = self._rebound(Src("", cap.site, "", cap), fn, arg_flows).bound
+                    passed = apply_bound(passed, cap)
                 out |= frozenset(part_of(x) for x in passed) if t.part else passed
             elif isinstance(t, Src) and t.bound is not None and t.bound.sql_param:
                 # the helper ran the SQL it was given: the bound is the one of the text passed
@@ -157,10 +164,24 @@ class FollowedCalls:
                     continue
                 out.add(replace(t, bound=bound))
             elif isinstance(t, Src) and t.bound is not None and t.bound.param and t.bound.param_site is None:
-                out.add(self._rebind(t, arg_flows.get(t.bound.param, EMPTY)))
+                out.add(self._rebound(t, fn, arg_flows))
             else:
                 out.add(t)
         return frozenset(out)
+
+    def _rebound(self, src: Src, fn: cst.FunctionDef, arg_flows: dict[str, Flow]) -> Src:
+        """``src`` bounded by a helper's parameter, as this call binds it: the caller's value, or
+        the helper's own constant default when the call passes none (``def top(rows, n=10)``)."""
+        name = src.bound.param
+        if name not in arg_flows:
+            default = next((p.default for p in [*fn.params.params, *fn.params.kwonly_params]
+                            if p.name.value == name and p.default is not None), None)
+            if isinstance(default, cst.Name) and default.value == "None":
+                return Src(src.code, src.site, src.what, None)  # ``lines[start:end]``, end=None: all
+            value = self.const_int(default) if default is not None else None
+            if value is not None:
+                return Src(src.code, src.site, src.what, Bound(src.bound.site, fixed=value))
+        return self._rebind(src, arg_flows.get(name, EMPTY))
 
     def _rebind(self, src: Src, arg: Flow) -> Src:
         ps = params(arg)
@@ -233,25 +254,52 @@ def arg_node(call: cst.Call, fn: cst.FunctionDef, param: str) -> cst.BaseExpress
 
 def find_instance_attribute_classes(mod, class_name: str) -> dict[str, str]:
     """``{attr: qualified class}`` for each ``self.attr = Cls(...)`` in ``class_name``'s methods,
-    where ``Cls`` is imported or defined in ``mod`` (the first assignment wins)."""
+    or ``self.attr = param`` where the method's parameter is annotated with a class
+    (``def __init__(self, connector: QdrantConnector)``), the class imported or defined in
+    ``mod`` (the first assignment wins)."""
     out: dict[str, str] = {}
     cls = mod.classes.get(class_name)
     if cls is None:
         return out
+
+    def qualified(node: cst.BaseExpression) -> str | None:
+        callee = dotted_name(node)
+        return mod.imports.qualify(node) or (f"{mod.module_name}.{callee}" if callee in mod.classes else None)
+
+    annotations: dict[str, str] = {}
+    for n in _walk(cls.body):
+        if isinstance(n, cst.Param) and n.annotation is not None:
+            ann = n.annotation.annotation
+            if isinstance(ann, cst.BinaryOperation):  # ``Connector | None``
+                ann = ann.left
+            qn = qualified(ann) if isinstance(ann, (cst.Name, cst.Attribute)) else None
+            if qn:
+                annotations.setdefault(n.name.value, qn)
     stack: list[cst.CSTNode] = [cls.body]
     while stack:
         n = stack.pop()
-        if isinstance(n, (cst.Assign, cst.AnnAssign)) and isinstance(n.value, cst.Call):
+        if isinstance(n, (cst.Assign, cst.AnnAssign)) and n.value is not None:
             targets = [t.target for t in n.targets] if isinstance(n, cst.Assign) else [n.target]
-            callee = dotted_name(n.value.func)
-            qn = mod.imports.qualify(n.value.func) or (
-                f"{mod.module_name}.{callee}" if callee in mod.classes else None)
+            if isinstance(n.value, cst.Call):
+                qn = qualified(n.value.func)
+            elif isinstance(n.value, cst.Name):
+                qn = annotations.get(n.value.value)
+            else:
+                qn = None
             for t in targets:
                 dn = dotted_name(t)
                 if qn and dn and dn.startswith("self.") and dn.count(".") == 1:
                     out.setdefault(dn[5:], qn)
         stack.extend(code_children(n))
     return out
+
+
+def _walk(node: cst.CSTNode):
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        yield n
+        stack.extend(code_children(n))
 
 
 def find_instance_collections(mod, class_name: str) -> frozenset[str]:

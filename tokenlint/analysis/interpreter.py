@@ -374,6 +374,10 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
     # -- control flow ------------------------------------------------------------------------
     def if_(self, node: cst.If) -> bool:
         self.condition(node.test)
+        if self.loop_breaks and any(isinstance(x, cst.Break) for s in statements_of(node.body)
+                                    if isinstance(s, cst.SimpleStatementLine) for x in s.body):
+            # ``if count >= 10: break`` may cap what the loop accumulates (``_apply_loop_breaks``)
+            self.loop_breaks[-1].append((node.test, "break"))
         base = dict(self.env)
         envs = []
         if self.block(statements_of(node.body)):
@@ -715,7 +719,8 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
                 param=p.name,
                 clamp=clamp,
                 default_none=known.default_none,
-                param_site=known.site,
+                # a helper's placeholder is rebound at each call (``call_helper``)
+                param_site=None if self.helper and p.site is None else known.site,
             )
         if isinstance(expr, (cst.Name, cst.Attribute)):
             # a named setting we cannot evaluate (``MAX_ROWS`` from config): treat as enforced

@@ -107,6 +107,9 @@ class Param:
     clamp: int | None = None
     #: In a helper: a field or attribute of the parameter, not the whole value passed in.
     part: bool = False
+    #: In a helper: a cap applied to what the parameter holds (``for a in results: ... if n > 10:
+    #: break``); each caller applies it to what it passes.
+    cap: Bound | None = None
 
 
 @dataclass(frozen=True)
@@ -143,8 +146,15 @@ def markers(flow: Flow, *kinds: str) -> list[Marker]:
 
 
 def apply_bound(flow: Flow, bound: Bound) -> Flow:
-    """Cap every source in ``flow``; markers and params pass unchanged."""
-    return frozenset(t.with_bound(bound) if isinstance(t, Src) else t for t in flow)
+    """Cap every source in ``flow`` and what a helper's parameters hold (``Param.cap``); markers
+    and the tool's own parameters pass unchanged."""
+    def cap(t):
+        if isinstance(t, Src):
+            return t.with_bound(bound)
+        if isinstance(t, Param) and t.site is None and (t.cap is None or bound.rank() > t.cap.rank()):
+            return replace(t, cap=bound)
+        return t
+    return frozenset(cap(t) for t in flow)
 
 
 def measure_of(flow: Flow, tokens: bool = False) -> Flow:
