@@ -186,6 +186,12 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         self.disabled_params: set[str] = set()
         self.loop_accumulators: list[set[str]] = []
         self.loop_breaks: list[list[tuple[cst.CSTNode, str]]] = []
+        #: Per enclosing ``for``: its target names and the sources it iterates (a ``return`` of
+        #: the element inside the loop returns one item, not the collection).
+        self.loop_elements: list[tuple[set[str], frozenset]] = []
+        #: Names bound to elements by a ``for`` or a comprehension (``r`` in ``for r in rows``):
+        #: ``r[0]`` is a field of an element, still part of the collection being built.
+        self.element_names: set[str] = set()
         #: Nested defs being interpreted (recursion guard) and calls built for them (kept alive
         #: so their interned sites stay valid).
         self._active: frozenset[int] = frozenset()
@@ -301,6 +307,12 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
             else:
                 flow = self.expr(value) if value is not None else EMPTY
                 self.summary.mixed_returns = True
+            if self.loop_elements and value is not None:
+                # ``for w in widgets: if w.name == n: return w``: the first match is one item
+                targets, collection = self.loop_elements[-1]
+                used = {n.value for n in _subexpressions(value) if isinstance(n, cst.Name)}
+                if used & targets and not used & self.loop_accumulators[-1]:
+                    flow = flow - collection
             self.summary.returns.append((self.a.site(self.mod, node), flow))
             return False
         if isinstance(node, cst.Raise):
@@ -403,9 +415,13 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         elem = self.iteration(it, node)
         self.loop_accumulators.append(set())
         self.loop_breaks.append([])
+        targets = {n.value for n in _subexpressions(node.target) if isinstance(n, cst.Name)}
+        self.element_names |= targets
+        self.loop_elements.append((targets, frozenset(t for t in it if isinstance(t, Src))))
         for _ in range(2):
             self.assign(node.target, elem, None)
             self.block(statements_of(node.body))
+        self.loop_elements.pop()
         accs = self.loop_accumulators.pop()
         breaks = self.loop_breaks.pop()
         self._apply_loop_breaks(accs, breaks, node, enumerate_target=node.target)
@@ -601,6 +617,7 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         clause: cst.CompFor | None = for_in
         while clause is not None:
             it = self.expr(clause.iter)
+            self.element_names |= {n.value for n in _subexpressions(clause.target) if isinstance(n, cst.Name)}
             self.assign(clause.target, self.iteration(it, clause), None)
             for cond in clause.ifs:
                 self.condition(cond.test)
@@ -666,6 +683,12 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
                 return self.mapping_param(lit, None, node, required=True)
             self.expr(key)
             base = one_element(base)
+            if isinstance(key, cst.Integer) and (
+                    isinstance(node.value, cst.Call)
+                    or (isinstance(node.value, cst.Name) and node.value.value not in self.element_names)):
+                # ``client.list_widgets()[0]``, ``rows = ...; rows[0]``: one element of the collection
+                return frozenset(part_of(t) for t in base if not isinstance(t, (Src, Measure)) and
+                                 (not isinstance(t, Marker) or t.kind == "object"))
             # an element or field keeps its source: rows iterate into ``r``, and ``r[0]`` is data;
             # an element of a table of clients is a client
             return frozenset(part_of(t) for t in base if not isinstance(t, Marker) or t.kind == "object")
