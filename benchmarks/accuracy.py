@@ -101,10 +101,10 @@ def run_tokenlint(checkout: Path, root: Path) -> tuple[list[dict], int, float]:
               file=sys.stderr)
         return [], 0, seconds
     report = json.loads(proc.stdout)
-    files = 0
-    for word in proc.stderr.split(";"):
-        if "files checked" in word:
-            files = int(word.strip().split()[0].replace(",", ""))
+    # the JSON report has no file count: the same selection, listed (no analysis, not timed)
+    listed = subprocess.run([sys.executable, "-m", "tokenlint", "check", "--show-files", rel],
+                            cwd=checkout, capture_output=True, text=True)
+    files = len([line for line in listed.stdout.splitlines() if line.strip()])
     return report["tools"], files, seconds
 
 
