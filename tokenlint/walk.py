@@ -143,3 +143,27 @@ def walk_with_class(root: cst.CSTNode) -> Iterator[tuple[cst.CSTNode, str | None
         kids = code_children(node)
         if kids:
             stack.extend((child, inner) for child in reversed(kids))
+
+
+#: Evaluated string literals by their source text: ``SimpleString.evaluated_value`` runs
+#: ``ast.literal_eval`` on every call, and discovery and the analysis ask for the same literals
+#: (docstrings, tool names, dict keys) many times. Cleared past ``_LITERALS_MAX`` entries.
+_LITERALS: dict[str, str | None] = {}
+_LITERALS_MAX = 50_000
+
+
+def literal_string(node: cst.CSTNode) -> str | None:
+    """The ``str`` a ``SimpleString`` or ``ConcatenatedString`` node evaluates to (None for bytes
+    or any other node); memoised on the literal's source text."""
+    if isinstance(node, cst.SimpleString):
+        raw = node.value
+        if raw not in _LITERALS:
+            if len(_LITERALS) > _LITERALS_MAX:
+                _LITERALS.clear()
+            v = node.evaluated_value
+            _LITERALS[raw] = v if isinstance(v, str) else None
+        return _LITERALS[raw]
+    if isinstance(node, cst.ConcatenatedString):
+        v = node.evaluated_value
+        return v if isinstance(v, str) else None
+    return None

@@ -7,7 +7,7 @@ from __future__ import annotations
 import libcst as cst
 
 from tokenlint.imports import dotted_name
-from tokenlint.walk import code_children
+from tokenlint.walk import code_children, literal_string
 
 
 class Constants:
@@ -147,10 +147,8 @@ def module_constant(mod, name: str) -> cst.BaseExpression | None:
 
 
 def string_literal(node) -> str | None:
-    if isinstance(node, cst.SimpleString):
-        v = node.evaluated_value
-        return v if isinstance(v, str) else None
-    return None
+    """The ``str`` of a plain string literal node, else None (memoised: ``walk.literal_string``)."""
+    return literal_string(node) if isinstance(node, cst.SimpleString) else None
 
 
 def keyword_arg(call: cst.Call, name: str) -> cst.BaseExpression | None:

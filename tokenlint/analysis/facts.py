@@ -28,7 +28,7 @@ from tokenlint.analysis.taints import Site, Src, sources
 from tokenlint.discovery import ToolDef, function_body
 from tokenlint.imports import dotted_name
 from tokenlint.model import Risk
-from tokenlint.walk import code_children
+from tokenlint.walk import code_children, literal_string
 
 #: An enforced character cap above this is no budget: Claude Code persists results above
 #: 50,000 chars and refuses above 25,000 tokens (~100,000 chars of prose) — field.md §2.
@@ -215,8 +215,7 @@ def _continuation(tool: ToolDef, interp: FunctionInterpreter, summary) -> tuple[
     for node in _walk_body(tool.body):
         text = None
         if isinstance(node, cst.SimpleString):
-            v = node.evaluated_value
-            text = v if isinstance(v, str) else None
+            text = literal_string(node)
         elif isinstance(node, cst.FormattedStringText):
             text = node.value
         elif isinstance(node, cst.Arg) and node.keyword is not None:
@@ -255,8 +254,8 @@ def _hint_in(fn: cst.FunctionDef) -> bool:
     """Whether a helper's body writes a continuation key or instruction (``"has_more"``)."""
     for node in _walk_body([fn.body]):
         if isinstance(node, cst.SimpleString):
-            v = node.evaluated_value
-            if isinstance(v, str) and cat.HINT_WORDS.search(v):
+            v = literal_string(node)
+            if v is not None and cat.HINT_WORDS.search(v):
                 return True
     return False
 

@@ -44,7 +44,7 @@ class FollowedCalls:
         if isinstance(target, cst.Lambda):
             return self.expr(target.body)
         if isinstance(target, cst.Name) and target.value not in self.env:
-            nested = nested_def(self.fn, target.value)
+            nested = self.nested(target.value)
             if nested is not None:
                 call = cst.Call(func=target, args=rest)
                 return self.call_nested(nested, self._bind_args(call, nested))
@@ -58,6 +58,24 @@ class FollowedCalls:
             self._synthetic.append(call)
             return self.call(call)
         return None
+
+    def nested(self, name: str) -> cst.FunctionDef | None:
+        """The function named ``name`` defined inside this interpreter's function (a table built
+        once per interpreter: calls of builtins and imports ask for it at every call site)."""
+        table = self.__dict__.get("_nested_table")
+        if table is None:
+            table = {}
+            stack: list[cst.CSTNode] = list(body_of(self.fn))
+            while stack:
+                n = stack.pop()
+                if isinstance(n, cst.FunctionDef):
+                    table.setdefault(n.name.value, n)
+                    continue
+                if isinstance(n, cst.ClassDef):
+                    continue
+                stack.extend(code_children(n))
+            self.__dict__["_nested_table"] = table
+        return table.get(name)
 
     def call_nested(self, fn: cst.FunctionDef, arg_flows: dict[str, Flow]) -> Flow:
         """Interpret a function defined inside this one, over this function's current locals
@@ -203,8 +221,8 @@ class FollowedCalls:
                 # a callable the helper may call (``retry(lambda: fetch(x))``): what it returns
                 flow = self.expr(a.value.body)
             elif isinstance(a.value, cst.Name) and a.value.value not in self.env and \
-                    nested_def(self.fn, a.value.value) is not None:
-                nested = nested_def(self.fn, a.value.value)
+                    self.nested(a.value.value) is not None:
+                nested = self.nested(a.value.value)
                 flow = self.call_nested(nested, {})
             else:
                 flow = self.expr(a.value)

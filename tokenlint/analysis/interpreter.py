@@ -26,7 +26,7 @@ from tokenlint.analysis.constants import (Constants, keyword_arg, le_in_annotati
                                           string_literal)
 from tokenlint.analysis.external import (CONTEXT_FAMILY, ExternalCalls, is_context_param, limit_like, part_of,
                                          whole_record_sources)
-from tokenlint.analysis.followed import FollowedCalls, find_instance_attribute_classes, find_instance_collections, nested_def
+from tokenlint.analysis.followed import FollowedCalls, find_instance_attribute_classes, find_instance_collections
 from tokenlint.analysis.knowledge import Knowledge
 from tokenlint.analysis.library_calls import LibraryCalls
 from tokenlint.analysis.shapes import Shape, call_shape, words
@@ -857,7 +857,7 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
 
         # a function defined inside this one (a closure over its locals)
         if isinstance(func, cst.Name) and func.value not in self.env:
-            nested = nested_def(self.fn, func.value)
+            nested = self.nested(func.value)
             if nested is not None:
                 return self.call_nested(nested, self._bind_args(node, nested))
 

@@ -18,7 +18,7 @@ import libcst as cst
 from tokenlint.discovery import SERVER_CLASSES, UNRESOLVED_FRAMEWORK
 from tokenlint.imports import dotted_name
 from tokenlint.project import ParsedModule, Project
-from tokenlint.walk import walk
+from tokenlint.walk import literal_string, walk
 
 
 @dataclass
@@ -199,12 +199,7 @@ def _unwrap_optional(node: cst.BaseExpression) -> cst.BaseExpression:
 
 
 def _string(node: cst.BaseExpression) -> str | None:
-    if isinstance(node, cst.SimpleString):
-        return node.evaluated_value if isinstance(node.evaluated_value, str) else None
-    if isinstance(node, cst.ConcatenatedString):
-        v = node.evaluated_value
-        return v if isinstance(v, str) else None
-    return None
+    return literal_string(node)
 
 
 _walk = walk

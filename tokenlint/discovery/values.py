@@ -99,6 +99,9 @@ class Values:
 
     project: Project
     _assigns: dict[int, dict[str, list[cst.BaseExpression]]] = field(default_factory=dict)
+    #: ``callables`` results for expressions read with no loop bindings (the common case; the
+    #: same registration arguments are resolved again and again while following wrappers).
+    _callables: dict[tuple, list] = field(default_factory=dict)
 
     # -- names ---------------------------------------------------------------------------------
     def assignments(self, holder: cst.CSTNode) -> dict[str, list[cst.BaseExpression]]:
@@ -322,6 +325,18 @@ class Values:
         out: list[tuple[Val, Val | None]] = []
         if depth > MAX_DEPTH:
             return out
+        key = (id(v.mod), id(v.node), tuple(id(f) for f in v.scope), v.cls, depth) if not env else None
+        if key is not None:
+            hit = self._callables.get(key)
+            if hit is not None:
+                return list(hit)
+            self._callables[key] = []  # a cycle through this expression finds nothing more
+        self._callables_into(v, env, depth, out)
+        if key is not None:
+            self._callables[key] = list(out)
+        return out
+
+    def _callables_into(self, v: Val, env: Env | None, depth: int, out: list) -> None:
         for leaf in self.expand(v, env, depth=depth):
             node = leaf.node
             if isinstance(node, cst.FunctionDef):
@@ -341,7 +356,6 @@ class Values:
                 for res in self.call_results(leaf, env or {}, depth=depth + 1):  # a factory
                     if isinstance(res.node, cst.FunctionDef):
                         out.append((res, None))
-        return out
 
 
 def star_imports(mod: ParsedModule) -> list[str]:
