@@ -19,6 +19,7 @@ from libcst.codemod.visitors import AddImportsVisitor
 from libcst.metadata import PositionProvider
 
 from tokenlint.codemods.plan import FilePlan, FunctionEdit, NodeKey, Wrap, node_code, variable_names
+from tokenlint.imports import dotted_name
 from tokenlint.walk import walk
 
 #: ``context.scratch`` key holding the ``FilePlan`` of the file being transformed.
@@ -88,6 +89,8 @@ class FitToBudget(VisitorBasedCodemodCommand):
             updated_node = _parse(f"min({node_code(updated_node)}, {self.plan.clamp_exprs[key]:_})")
         if key in self.plan.schemas:
             updated_node = _parse(f"with_cursor_parameter({node_code(updated_node)})")
+        if key in self.plan.tool_lists:
+            updated_node = _declared(updated_node, self.plan.tool_lists[key])
         wrap = self.plan.wraps.get(key)
         if wrap is not None:
             updated_node = self._wrapped(updated_node, wrap, self._indent(key))
@@ -197,6 +200,17 @@ def _one_parameter_per_line(fn: cst.FunctionDef) -> cst.FunctionDef:
         changes["posonly_ind"] = params.posonly_ind.with_changes(
             comma=cst.Comma(whitespace_after=ws("    ")))
     return fn.with_changes(params=params.with_changes(**changes), whitespace_before_params=ws("    "))
+
+
+def _declared(node: cst.BaseExpression, names: set[str]) -> cst.BaseExpression:
+    """``declare_cursor(<node>, ("a", "b"))``; a value already declared gets the union of names
+    (a later ``fix`` that pages one more tool)."""
+    if isinstance(node, cst.Call) and dotted_name(node.func) == "declare_cursor" and len(node.args) == 2:
+        have = {s.evaluated_value for s in walk(node.args[1].value) if isinstance(s, cst.SimpleString)}
+        names = set(names) | {h for h in have if isinstance(h, str)}
+        node = node.args[0].value
+    listed = ", ".join(_string_literal(n) for n in sorted(names))
+    return _parse(f"declare_cursor({node_code(node)}, ({listed}{',' if len(names) == 1 else ''}))")
 
 
 def _is_docstring(stmt: cst.BaseStatement) -> bool:

@@ -128,6 +128,9 @@ class FilePlan:
     clamp_exprs: dict[NodeKey, int] = field(default_factory=dict)
     drop_slices: set[NodeKey] = field(default_factory=set)
     schemas: set[NodeKey] = field(default_factory=set)
+    #: Values returned by the server's ``list_tools`` handler, to route through
+    #: ``declare_cursor(value, names)``: the tools whose schemas are built out of reach.
+    tool_lists: dict[NodeKey, set[str]] = field(default_factory=dict)
     imports: set[str] = field(default_factory=set)
     outcomes: list[ToolOutcome] = field(default_factory=list)
 
@@ -231,6 +234,8 @@ NOT_LOW_REASON = "the rewrite would not make it LOW (some data reaches the respo
 
 def _merge(plan: FilePlan, sub: FilePlan) -> None:
     plan.wraps.update(sub.wraps)
+    for key, names in sub.tool_lists.items():
+        plan.tool_lists.setdefault(key, set()).update(names)
     for key, edit in sub.functions.items():
         have = plan.functions.setdefault(key, FunctionEdit())
         have.add_cursor |= edit.add_cursor
@@ -320,9 +325,16 @@ def _mapping_tool(plan: FilePlan, mod: ParsedModule, facts: ToolFacts, max_token
         raise Unfixable(f"cannot tell which parameter of `{tool.func.name.value}` holds the tool's arguments")
     schema = _input_schema(mod, tool.name)
     if schema is None:
-        raise Unfixable(f"its `Tool(name={tool.name!r}, inputSchema=...)` was not found in "
-                        f"{mod.display_path}, so the `cursor` argument cannot be declared")
-    if not (isinstance(schema, cst.Call) and dotted_name(schema.func) in ("with_cursor_parameter",)):
+        # the schema is built where no literal says it (a registry, a class attribute, a model):
+        # declare the cursor when the list is sent, in the list_tools handler of this file
+        returns = _list_tools_returns(mod)
+        if not returns:
+            raise Unfixable(f"neither its `Tool(name={tool.name!r}, inputSchema=...)` nor a `list_tools` "
+                            f"handler was found in {mod.display_path}, so the `cursor` argument cannot be declared")
+        for value in returns:
+            plan.tool_lists.setdefault(NodeKey.of(mod, value), set()).add(tool.name)
+        plan.imports.add("declare_cursor")
+    elif not (isinstance(schema, cst.Call) and dotted_name(schema.func) in ("with_cursor_parameter",)):
         plan.schemas.add(NodeKey.of(mod, schema))
         plan.imports.add("with_cursor_parameter")
     optional = args.endswith(".arguments")
@@ -343,6 +355,42 @@ def _arguments_expression(fn: cst.FunctionDef) -> str | None:
         if n in _ARGUMENT_PARAMS or "arg" in n.lower():
             return n
     return None
+
+
+def _list_tools_returns(mod: ParsedModule) -> list[cst.BaseExpression]:
+    """The values returned by the low-level server's tools/list handler defined in ``mod``: a
+    function decorated ``@server.list_tools()`` (mcp 1.x) or passed as ``on_list_tools=`` (mcp
+    2.x). Returns already routed through ``declare_cursor`` count as the value they wrap."""
+    handlers: list[cst.FunctionDef] = []
+    named: set[str] = set()
+    for node in walk(mod.tree):
+        if isinstance(node, cst.Call):
+            for a in node.args:
+                if a.keyword is not None and a.keyword.value == "on_list_tools":
+                    name = dotted_name(a.value)
+                    if name:
+                        named.add(name.split(".")[-1])
+        elif isinstance(node, cst.FunctionDef):
+            for d in node.decorators:
+                target = d.decorator.func if isinstance(d.decorator, cst.Call) else d.decorator
+                if isinstance(target, cst.Attribute) and target.attr.value == "list_tools":
+                    handlers.append(node)
+    handlers += [fn for fn in (mod.functions.get(n) for n in named) if fn is not None and fn not in handlers]
+    out: list[cst.BaseExpression] = []
+    for fn in handlers:
+        stack: list[cst.CSTNode] = list(code_children(fn.body))
+        while stack:
+            node = stack.pop()
+            if isinstance(node, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+                continue
+            if isinstance(node, cst.Return) and node.value is not None:
+                value = node.value
+                if isinstance(value, cst.Call) and dotted_name(value.func) == "declare_cursor" and value.args:
+                    value = value.args[0].value
+                out.append(value)
+                continue
+            stack.extend(code_children(node))
+    return out
 
 
 def _input_schema(mod: ParsedModule, tool_name: str) -> cst.BaseExpression | None:

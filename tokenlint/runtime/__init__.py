@@ -36,7 +36,7 @@ from .limits import (
     DEFAULT_MAX_RESPONSE_TOKENS,
     DEFAULT_PAGE_SIZES,
 )
-from .lowlevel import CURSOR_INPUT_SCHEMA, fit_json_text, with_cursor_parameter
+from .lowlevel import CURSOR_INPUT_SCHEMA, declare_cursor, fit_json_text, with_cursor_parameter
 from .reduction import largest_fitting_count
 from .resources import (
     RESULT_URI_PREFIX,
@@ -91,4 +91,5 @@ __all__ = [
     "summarize_omitted",
     "token_bounds",
     "with_cursor_parameter",
+    "declare_cursor",
 ]

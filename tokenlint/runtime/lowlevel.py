@@ -15,13 +15,13 @@ from __future__ import annotations
 
 import copy
 import json
-from typing import Any, Mapping
+from typing import Any, Iterable, Mapping
 
 from .estimator import TokenEstimator
 from .limits import DEFAULT_MAX_RESPONSE_TOKENS
 from .response import fit_response
 
-__all__ = ["CURSOR_INPUT_SCHEMA", "with_cursor_parameter", "fit_json_text"]
+__all__ = ["CURSOR_INPUT_SCHEMA", "with_cursor_parameter", "declare_cursor", "fit_json_text"]
 
 #: JSON Schema of the ``cursor`` tool argument.
 CURSOR_INPUT_SCHEMA: dict[str, Any] = {
@@ -36,6 +36,35 @@ def with_cursor_parameter(input_schema: Mapping[str, Any]) -> dict[str, Any]:
     schema.setdefault("type", "object")
     schema.setdefault("properties", {})["cursor"] = dict(CURSOR_INPUT_SCHEMA)
     return schema
+
+
+def declare_cursor(tools: Any, names: Iterable[str]) -> Any:
+    """What a ``list_tools`` handler returns, with the optional ``cursor`` argument declared in the
+    input schema of each tool named in ``names`` (the tools ``tokenlint fix`` pages).
+
+    For servers whose schemas are built where the codemod cannot edit them (a registry of handler
+    objects, a class attribute, ``Model.model_json_schema()``): the declaration happens when the
+    list is sent. ``tools`` is a list of ``mcp.types.Tool`` objects or dicts (``inputSchema`` /
+    ``input_schema``), or an object with a ``tools`` list (mcp 2.x ``ListToolsResult``); it is
+    returned itself, its matching tools' schemas replaced by ``with_cursor_parameter`` copies.
+    Idempotent. Low-level servers validate arguments against ``inputSchema`` (MCP spec, tools/call),
+    so an undeclared ``cursor`` would be rejected.
+    """
+    wanted = set(names)
+    listed = getattr(tools, "tools", tools)
+    for tool in listed or ():
+        name = tool.get("name") if isinstance(tool, dict) else getattr(tool, "name", None)
+        if name not in wanted:
+            continue
+        for attr in ("inputSchema", "input_schema"):
+            if isinstance(tool, dict):
+                if attr in tool:
+                    tool[attr] = with_cursor_parameter(tool[attr] or {})
+                    break
+            elif hasattr(tool, attr):
+                setattr(tool, attr, with_cursor_parameter(getattr(tool, attr) or {}))
+                break
+    return tools
 
 
 def fit_json_text(
