@@ -23,6 +23,13 @@ SERVERS = [
     ("standalone-fastmcp4", "mcp2", "orders_fastmcp.py"),
     ("lowlevel-v1", "mcp1", "warehouse_lowlevel_v1.py"),
     ("lowlevel-v2", "mcp2", "shipping_lowlevel_v2.py"),
+    # registration forms found by discovery: a registry of handler objects whose schemas no
+    # literal names (the cursor is declared by ``declare_cursor`` in list_tools), a single-tool
+    # handler named by list_tools, tools that are bound methods, an SDK client's listing, a
+    # closure run in a worker thread
+    ("registry-lowlevel-v1", "mcp1", "registry_lowlevel_v1.py"),
+    ("single-tool-lowlevel-v2", "mcp2", "logbook_single_tool_v2.py"),
+    ("methods-fastmcp3", "mcp1", "catalog_methods_fastmcp.py"),
 ]
 
 
@@ -96,6 +103,28 @@ CALLS: dict[str, list[Call]] = {
         Call("reorder_list", {}, "capped",
              "SELECT id, sku, name, stock FROM products WHERE stock < 10 ORDER BY stock, id"),
         Call("product", {"product_id": 3}, "small"),
+    ],
+    "registry_lowlevel_v1.py": [
+        Call("list_stock", {"category": "hardware"}),
+        Call("list_stock", {"category": "books"}, "small"),
+        Call("read_stock_log"),
+        Call("read_stock_log", {"name": "small.log"}, "small"),
+        Call("count_products", {}, "small"),
+    ],
+    "logbook_single_tool_v2.py": [
+        Call("logbook"),
+        Call("logbook", {"name": "small.log"}, "small"),
+    ],
+    "catalog_methods_fastmcp.py": [
+        Call("catalog_orders", {"customer_id": 1}),
+        Call("catalog_orders", {"customer_id": 2}, "small"),
+        Call("catalog_log"),
+        Call("catalog_log", {"name": "small.log"}, "small"),
+        Call("widgets", {"category": "hardware"}),
+        Call("widgets", {"category": "books"}, "small"),
+        Call("widget", {"widget_id": 3}, "small"),
+        Call("orders_by_status", {"status": "shipped"}),
+        Call("orders_by_status", {"status": "lost"}, "small"),
     ],
     "shipping_lowlevel_v2.py": [
         Call("shipments"),
