@@ -36,7 +36,10 @@ def module_name_for(path: Path) -> str:
     """The dotted module name of a file, found by walking up through ``__init__.py`` packages.
 
     ``src/pkg/sub/mod.py`` with ``__init__.py`` in ``pkg`` and ``sub`` → ``pkg.sub.mod``;
-    a package's ``__init__.py`` is the package itself; a loose script is its stem.
+    a package's ``__init__.py`` is the package itself; a loose script is its stem. A directory
+    without ``__init__.py`` inside a package (a PEP 420 namespace subpackage:
+    ``pkg/tools/cache.py`` under ``pkg/__init__.py``) is part of the name too, when a package
+    lies at most two levels above it.
     """
     try:
         path = path.resolve()
@@ -44,12 +47,25 @@ def module_name_for(path: Path) -> str:
         path = path.absolute()
     parts = [] if path.name == "__init__.py" else [path.stem]
     parent = path.parent
-    while (parent / "__init__.py").is_file():
-        parts.append(parent.name)
-        if parent.parent == parent:
+    while parent.parent != parent:
+        if not (parent / "__init__.py").is_file() and not _inside_package(parent):
             break
+        parts.append(parent.name)
         parent = parent.parent
     return ".".join(reversed(parts)) or path.stem
+
+
+def _inside_package(directory: Path, levels: int = 2) -> bool:
+    """Whether a regular package (a directory with ``__init__.py``) encloses ``directory``
+    within ``levels`` levels above it."""
+    probe = directory.parent
+    for _ in range(levels):
+        if (probe / "__init__.py").is_file():
+            return True
+        if probe.parent == probe:
+            return False
+        probe = probe.parent
+    return False
 
 
 def _attr_to_str(node: cst.BaseExpression) -> str:

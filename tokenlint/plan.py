@@ -156,11 +156,24 @@ class ModuleNamer:
             return ".".join(parts) or stem
         return ".".join((*parts, stem))
 
+    @staticmethod
+    def _inside_package(directory: str, levels: int = 2) -> bool:
+        probe = os.path.dirname(directory)
+        for _ in range(levels):
+            if os.path.isfile(os.path.join(probe, "__init__.py")):
+                return True
+            if os.path.dirname(probe) == probe:
+                return False
+            probe = os.path.dirname(probe)
+        return False
+
     def _package(self, directory: str) -> tuple[str, ...]:
         hit = self._parts.get(directory)
         if hit is None:
             parent = os.path.dirname(directory)
-            if os.path.isfile(os.path.join(directory, "__init__.py")):
+            if os.path.isfile(os.path.join(directory, "__init__.py")) or self._inside_package(directory):
+                # a regular package, or a namespace subpackage of one (``pkg/tools/`` with no
+                # ``__init__.py`` under ``pkg/``): as ``imports.module_name_for``
                 hit = (*self._package(parent), os.path.basename(directory)) if parent != directory else (os.path.basename(directory),)
             else:
                 hit = ()

@@ -42,7 +42,8 @@ class ExternalCalls:
         if method is not None:
             assert isinstance(func, cst.Attribute)
             objects = markers(recv, "object")
-            if not objects and recv and all(isinstance(t, Src) and t.what.endswith(SIZE_UNKNOWN) for t in recv):
+            if not objects and recv and method not in VALUE_METHODS and \
+                    all(isinstance(t, Src) and t.what.endswith(SIZE_UNKNOWN) for t in recv):
                 # ``Query(q).sort_by("score").paging(0, k)``: a value of unknown shape that gets
                 # methods called on it was an object (a builder), not data
                 objects = [Marker("object", site)]
@@ -188,7 +189,9 @@ class ExternalCalls:
                 return objs[0].family or ""
             # a local we could not trace to a value (``r = Manager.get_connection()``) is an
             # object when a method other than a str/list/dict one is called on it
-            if self.env[n] or method in VALUE_METHODS or n not in self.assigned_from_call:
+            # (``client.get(key)`` on a connection from a factory is the store's get, not dict.get)
+            handle = _HANDLE_NAME.search(n) is not None
+            if self.env[n] or (method in VALUE_METHODS and not handle) or n not in self.assigned_from_call:
                 return None
             return ""
         if n in ("self", "cls"):
@@ -282,6 +285,9 @@ def part_of(t):
         return replace(t, part=True)
     return t
 
+
+#: Local names that hold a connection or client, whatever methods are called on them.
+_HANDLE_NAME = re.compile(r"(client|conn|connection|session|cache|store|redis|pool|api)$", re.I)
 
 #: Last words of a record whose fields the platform fixes, not the user's data.
 _FIXED_RECORD_NOUNS = frozenset({"health", "status", "version", "whoami", "me", "ping", "stats",

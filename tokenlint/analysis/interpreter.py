@@ -686,9 +686,14 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
             if isinstance(key, cst.Integer) and (
                     isinstance(node.value, cst.Call)
                     or (isinstance(node.value, cst.Name) and node.value.value not in self.element_names)):
-                # ``client.list_widgets()[0]``, ``rows = ...; rows[0]``: one element of the collection
-                return frozenset(part_of(t) for t in base if not isinstance(t, (Src, Measure)) and
+                # ``client.list_widgets()[0]``, ``rows = ...; rows[0]``: one element of the
+                # collection: one row of a query, one line; of an API listing, a record of
+                # unknown fields (whole until a field is picked from it)
+                rest = frozenset(part_of(t) for t in base if not isinstance(t, (Src, Measure)) and
                                  (not isinstance(t, Marker) or t.kind == "object"))
+                if any(isinstance(t, Src) and t.code in ("TL105", "TL108") for t in base):
+                    rest |= {Marker("object", self.a.site(self.mod, node), whole=True)}
+                return rest
             # an element or field keeps its source: rows iterate into ``r``, and ``r[0]`` is data;
             # an element of a table of clients is a client
             return frozenset(part_of(t) for t in base if not isinstance(t, Marker) or t.kind == "object")

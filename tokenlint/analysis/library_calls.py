@@ -21,6 +21,10 @@ from tokenlint.analysis.values import (ACCUMULATORS, client_like, file_like, is_
 from tokenlint.imports import dotted_name
 
 
+#: Top-level packages of HTTP clients (a ``client.get(url)`` of theirs returns a response).
+_HTTP_LIBRARIES = frozenset({"httpx", "requests", "aiohttp", "urllib3", "httplib2", "niquests"})
+
+
 class LibraryCalls:
     """Mixin of ``FunctionInterpreter``: method calls of known libraries."""
 
@@ -75,7 +79,10 @@ class LibraryCalls:
             return frozenset({Src("TL105", site, "HTTP response .text()")})
         if method in ("iter_lines", "iter_content", "aiter_lines", "aiter_bytes", "iter_text"):
             return frozenset({Marker("line_iter", site)})
-        if method in cat.HTTP_METHODS and (markers(recv, "http_client") or client_like(recv_name)):
+        families = [m.family for m in markers(recv, "object") if m.family]
+        other_sdk = bool(families) and not any(f.split(".")[0] in _HTTP_LIBRARIES for f in families)
+        if method in cat.HTTP_METHODS and (markers(recv, "http_client") or (client_like(recv_name) and not other_sdk)):
+            # (``client.get(key)`` on a pymemcache or redis client is the store's get, not HTTP)
             self._args_flow(node)
             return frozenset({Marker("http_response", site)})
         if method in ACCUMULATORS and recv_name is not None:
