@@ -123,6 +123,10 @@ class ExternalCalls:
             ws = words(name)
             # a status-like record has the platform's fixed fields (``get_cluster_health()``)
             read = bool(ws) and ws[0] in _RECORD_READS and ws[-1] not in _FIXED_RECORD_NOUNS
+            held = frozenset(t for t in args if isinstance(t, Src) or (isinstance(t, Param) and t.site is None))
+            if held and ws and ws[0] in _CONVERSIONS:
+                # ``Message.to_dict(msg)``, ``json_format.MessageToDict(m)``: the data converted
+                return union(frozenset({Marker("object", site, family=family)}), held)
             return frozenset({Marker("object", site, family=family, whole=read)})
         what = f"{callee} {SIZE_UNKNOWN if shape is Shape.UNKNOWN else '(a collection or text)'}"
         src = Src("TL108", site, what)
@@ -285,6 +289,10 @@ def part_of(t):
         return replace(t, part=True)
     return t
 
+
+#: First words of a call that converts the data it is given (its result is that data).
+_CONVERSIONS = frozenset({"to", "as", "message", "serialize", "dump", "dumps", "convert", "format",
+                          "render", "encode", "decode", "normalize", "sanitize", "clean", "parse"})
 
 #: Local names that hold a connection or client, whatever methods are called on them.
 _HANDLE_NAME = re.compile(r"(client|conn|connection|session|cache|store|redis|pool|api)$", re.I)

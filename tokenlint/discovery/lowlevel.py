@@ -503,6 +503,10 @@ def _registry_items(d: _Dispatch, values: Values, source: cst.BaseExpression):
                 for el in leaf.node.elements:
                     if isinstance(el, cst.DictElement):
                         items.append(Val(leaf.mod, el.value, leaf.scope, leaf.cls))
+            elif isinstance(leaf.node, cst.DictComp) and isinstance(leaf.node.for_in.target, cst.Name) \
+                    and dotted_name(leaf.node.value) == leaf.node.for_in.target.value:
+                # ``{t.name: t for t in tools}``: the items of ``tools``, keyed by ``t.name``
+                items.extend(values.elements(Val(leaf.mod, leaf.node.for_in.iter, leaf.scope, leaf.cls)))
         if items:
             return items, None, "name"
     return None, None, "name"
@@ -549,6 +553,13 @@ def _add_objects(d: _Dispatch, items: list[Val], method: str | None, attr: str |
                 continue
             hit = class_of(values, Val(leaf.mod, call.func, leaf.scope, leaf.cls))
             if hit is None:
+                # a library's tool wrapper around a function (``FunctionTool(fn)``,
+                # ``Tool.from_function(fn, name=...)``): the function is the tool, named by the
+                # wrapper's ``name=`` or its own name
+                wrapped = _wrapped_function(values, call, leaf)
+                if wrapped is not None:
+                    fn_val, name = wrapped
+                    d.add(name, fn_val.node, function_body(fn_val.node), func=fn_val.node, module=fn_val.mod)
                 continue
             meth = find_method(values, hit[0], hit[1], method or attr or "")
             if meth is None:
@@ -559,6 +570,25 @@ def _add_objects(d: _Dispatch, items: list[Val], method: str | None, attr: str |
                 continue
             mmod, fn, owner = meth
             d.add(name, fn, function_body(fn), func=fn, class_name=owner, module=mmod)
+
+
+def _wrapped_function(values: Values, call: cst.Call, leaf: Val):
+    """``(function Val, tool name)`` when ``call`` wraps a function of the run as a tool: its first
+    positional argument (or ``fn``/``func``/``function``) is a ``def``; the name is the call's
+    ``name=`` string or the function's own name. None otherwise."""
+    target = next((a.value for a in call.args if a.keyword is None and not a.star), None)
+    if target is None:
+        target = next((a.value for a in call.args if a.keyword is not None
+                       and a.keyword.value in ("fn", "func", "function")), None)
+    if target is None:
+        return None
+    found = values.callables(Val(leaf.mod, target, leaf.scope, leaf.cls))
+    if not found or not isinstance(found[0][0].node, cst.FunctionDef):
+        return None
+    fn_val = found[0][0]
+    name_arg = next((a.value for a in call.args if a.keyword is not None and a.keyword.value == "name"), None)
+    name = string_value(values, Val(leaf.mod, name_arg, leaf.scope, leaf.cls)) if name_arg is not None else None
+    return fn_val, name or fn_val.node.name.value
 
 
 def _dispatch_tools(mod: ParsedModule, handler: cst.FunctionDef, values: Values | None = None,
