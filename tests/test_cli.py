@@ -198,6 +198,30 @@ def test_extra_sources_and_bounds_by_access_path(tmp_path):
     assert "dump_all" not in result.stderr and "list_widgets" not in result.stderr
 
 
+def test_text_report_marks_verdicts_resting_on_names(tmp_path):
+    """A NONE that rests on an SDK call judged small by its name is marked ``NONE?`` with a legend;
+    one resting on code tokenlint followed, or on logging only, is not."""
+    write(tmp_path, "server.py", (
+        "import logging\n"
+        "import acme_sdk\n"
+        "from mcp.server.fastmcp import FastMCP\n"
+        "mcp = FastMCP('w')\n"
+        "log = logging.getLogger(__name__)\n"
+        "@mcp.tool()\n"
+        "def delete_widget(widget_id: int) -> str:\n"
+        "    acme_sdk.Client().delete_widget(widget_id)\n"
+        "    return 'deleted'\n"
+        "@mcp.tool()\n"
+        "def ping() -> str:\n"
+        "    log.info('ping')\n"
+        "    return 'pong'\n"
+    ))
+    lines = run(tmp_path).stdout.splitlines()
+    rows = {line.split()[1]: line.split()[0] for line in lines if line.startswith(("NONE", "LOW"))}
+    assert rows == {"delete_widget": "NONE?", "ping": "NONE"}
+    assert lines[-1].startswith("?  the verdict rests on calls into code tokenlint cannot read")
+
+
 def test_suppression_on_line_and_on_def(tmp_path):
     line = RISKY.replace('.fetchall()\n', '.fetchall()  # tokenlint: ignore[TL101]\n')
     write(tmp_path, "a.py", line)

@@ -1,10 +1,14 @@
 """The default human format: one line per finding, then a per-tool risk table.
 
 ``path:line:col: CODE [*] message`` (1-based columns; ``[*]`` when ``tokenlint fix`` can fix
-it), like ruff's concise output. The summary line goes to stderr (see ``summary``).
+it), like ruff's concise output. In the table a NONE or LOW verdict that rests on calls judged small
+by name alone is marked `?` (``unverified``), with a one-line legend. The summary line goes to
+stderr (see ``summary``).
 """
 
 from __future__ import annotations
+
+import re
 
 from tokenlint.model import CheckResult, Risk
 from tokenlint.report.base import Renderer
@@ -30,13 +34,30 @@ def render_text(result: CheckResult) -> str:
         tools = sorted(result.tools, key=lambda t: (-t.risk, t.path, t.line, t.name))
         rows = [("RISK", "TOOL", "LOCATION", "FRAMEWORK", "FINDINGS")]
         rows += [
-            (t.risk.name, t.name, f"{t.path}:{t.line}", t.framework, " ".join(t.findings) or "-")
+            (t.risk.name + ("?" if unverified(t) else ""), t.name, f"{t.path}:{t.line}", t.framework,
+             " ".join(t.findings) or "-")
             for t in tools
         ]
         widths = [max(len(r[i]) for r in rows) for i in range(4)]
         for r in rows:
             lines.append("  ".join(c.ljust(widths[i]) for i, c in enumerate(r[:4])) + "  " + r[4])
+        if any(unverified(t) for t in tools):
+            lines.append("")
+            lines.append("?  the verdict rests on calls into code tokenlint cannot read, judged small by their name "
+                         "alone; `--output-format json` lists them (untraced_calls)")
     return "\n".join(lines) + ("\n" if lines else "")
+
+
+#: Untraced calls that cannot carry data into a response: logging, exceptions, content blocks.
+_HARMLESS = re.compile(r"^(log|logger|logging|_?log\w*)\.|(Error|Exception|Warning)\(\)$|"
+                       r"(^|\.)(TextContent|ImageContent|AudioContent|EmbeddedResource|ResourceLink|"
+                       r"CallToolResult|ToolAnnotations)\(\)$")
+
+
+def unverified(tool) -> bool:
+    """Whether a NONE or LOW verdict rests on calls tokenlint could not read and judged small by
+    their name alone (``ToolReport.untraced``, logging and exceptions left out)."""
+    return tool.risk <= Risk.LOW and any(not _HARMLESS.search(c) for c in tool.untraced)
 
 
 def summary(result: CheckResult) -> str:
