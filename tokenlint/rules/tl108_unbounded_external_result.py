@@ -15,19 +15,29 @@ class UnboundedExternalResult(SourceRule):
     tokenlint treats such a value as **unbounded until shown small**. It is judged small only on
     evidence that holds across libraries (`tokenlint.analysis.shapes`):
 
-    - the call's name says one record or an acknowledgement: a verb that changes one thing
-      (`create_…`, `update_…`, `delete_…`, `set`, `send`, `start`), a singular `get_<noun>(id)`,
-      a constructor (`Client(...)`), or a number or flag (`count_…`, `exists`, `is_…`);
-    - a write statement (`INSERT`, `UPDATE`, `CREATE`…) returns a counter.
+    - the call's name says an acknowledgement or a handle: a verb that changes one thing
+      (`create_…`, `update_…`, `delete_…`, `set`, `send`, `start`, `index`), a constructor
+      (`Client(...)`), or a number or flag (`count_…`, `exists`, `is_…`);
+    - fields picked from one record (`{"title": info["title"]}`): a fixed shape. The record
+      itself returned whole (`return client.get_build_info(n)`, `listing()[0]`) is of open-ended
+      contents — every field the service sends — unless it is a status-like record whose fields
+      the platform fixes (`get_health()`, `…_status`, `…_version`, `…_stats`, `…_config`);
+    - a write statement (`INSERT`, `UPDATE`, `CREATE`…) returns a counter;
+    - the first match returned from inside a loop is one item.
 
     Everything else is a collection or text: names that read many things (`list_…`, `search`,
     `query`, `scan`, `dump`, `diff`, `logs`, `describe_…`, `hgetall`, `lrange`), plural nouns
     (`get_tables`), open-ended text nouns (`get_transcript`, `schema`), and names that say
     nothing either way. SQL text or a caller-supplied query passed to any receiver is TL101.
     A limit-like argument (`limit=`, `max_results=`, `top_k=`, `n_results=`) bounds the result
-    as a caller limit or a fixed cap, judged like any other bound (TL107, TL301). Calls judged
-    small by their name alone are listed per tool as `untraced_calls` in the JSON report, so a
-    NONE verdict can be audited.
+    as a caller limit or a fixed cap, judged like any other bound (TL107, TL301); so does a cap
+    set on a request object that is then sent (`Query(q).paging(0, k)`,
+    `arxiv.Search(q, max_results=10)` passed to `client.results(search)`). A conversion of data
+    the tool holds (`Message.to_dict(m)`, `json.dumps(rows)`) is that data. Calls judged small by
+    their name alone are listed per tool as `untraced_calls` in the JSON report and mark the
+    verdict `NONE?` in the text report, so a NONE can be audited; `extra-sources` and
+    `extra-bounds` (access paths such as `acme_sdk.Client.list_widgets` or `*.dump_all`) override
+    the judgement.
 
     ## Why is this bad?
     An API listing, a key's value or a collection grows with the data behind it, which the
