@@ -135,6 +135,17 @@ def _call_registration(
     envs = values.loop_envs(chain, mod, call) if any(
         isinstance(a, (cst.For, cst.CompFor, cst.ListComp, cst.GeneratorExp, cst.SetComp)) for a, _ in chain) else [{}]
     out: list[ToolDef] = []
+    if isinstance(first, cst.Name) and scope and first.value in _param_names(scope[-1]) and \
+            not values.callables(Val(mod, first, scope, cls), envs[0]):
+        # the registration is inside a home-made decorator (``def decorator(func):
+        # server.tool(func, name=name)``, maybe made by a factory ``register_tool(name)``): the
+        # tools are the functions it decorates, named through the factory's arguments
+        for target, bound in _decorated_by(values, mod, scope, first.value, cls):
+            fn = target.node
+            name = _registration_name(values, mod, name_call, scope, cls, bound, skip_first=name_call is call)
+            out.append(_make(target.mod, servers, fn, server, name or fn.name.value, None, call))
+        if out:
+            return out
     for env in envs:
         found = values.callables(Val(mod, first, scope, cls), env)
         if not found:
@@ -275,16 +286,75 @@ def _object_name(values: Values, cmod, cdef, key: cst.BaseExpression, var: str) 
 def _registration_name(values: Values, mod: ParsedModule, call: cst.Call, scope, cls, env,
                        skip_first: bool) -> str | None:
     """The ``name=`` (or, for ``x.tool("n")``, first positional) argument of a registration
-    call, evaluated through loop bindings and constants; None when absent or not a string."""
+    call, evaluated through loop bindings, constants and f-strings of them; None when absent or
+    not a string."""
     args = list(call.args)
     for arg in args:
         if arg.keyword is not None and arg.keyword.value == "name":
-            return _literal_name(arg.value, mod) or string_value(values, Val(mod, arg.value, scope, cls), env)
+            return _literal_name(arg.value, mod) or _string_of(values, Val(mod, arg.value, scope, cls), env)
     if not skip_first:
         for arg in args:
             if arg.keyword is None:
-                return _literal_name(arg.value, mod) or string_value(values, Val(mod, arg.value, scope, cls), env)
+                return _literal_name(arg.value, mod) or _string_of(values, Val(mod, arg.value, scope, cls), env)
     return None
+
+
+def _string_of(values: Values, v: Val, env) -> str | None:
+    """``string_value``, also of an f-string whose every part evaluates (``f"wiki_{name}"``)."""
+    node = v.node
+    if isinstance(node, cst.FormattedString):
+        out = []
+        for part in node.parts:
+            if isinstance(part, cst.FormattedStringText):
+                out.append(part.value)
+            elif isinstance(part, cst.FormattedStringExpression) and part.format_spec is None:
+                s = string_value(values, Val(v.mod, part.expression, v.scope, v.cls), env)
+                if s is None:
+                    return None
+                out.append(s)
+            else:
+                return None
+        return "".join(out)
+    return string_value(values, v, env)
+
+
+def _param_names(fn: cst.FunctionDef) -> set[str]:
+    ps = fn.params
+    return {p.name.value for p in [*ps.posonly_params, *ps.params, *ps.kwonly_params]}
+
+
+def _decorated_by(values: Values, mod: ParsedModule, scope, param: str, cls: str | None):
+    """``(function Val, env)`` for every def of ``mod`` decorated by the home-made decorator
+    ``scope[-1]`` (whose parameter ``param`` is the decorated function): ``@decorator`` itself,
+    or ``@factory(args)`` when the enclosing ``factory`` returns it; ``env`` binds the factory's
+    parameters to the arguments of that decorator call."""
+    decorator = scope[-1]
+    factory = scope[-2] if len(scope) >= 2 and any(
+        isinstance(n, cst.Return) and isinstance(n.value, cst.Name) and n.value.value == decorator.name.value
+        for n in walk(scope[-2].body)) else None
+    out = []
+    for node in walk(mod.tree):
+        if not isinstance(node, cst.FunctionDef) or node is decorator:
+            continue
+        for dec in node.decorators:
+            expr = dec.decorator
+            env: dict = {}
+            if isinstance(expr, cst.Name) and expr.value == decorator.name.value and factory is None:
+                pass
+            elif factory is not None and isinstance(expr, cst.Call) and dotted_name(expr.func) == factory.name.value:
+                dec_scope = context_of(mod, expr)[0]
+                names = [p.name.value for p in factory.params.params]
+                positional = [a for a in expr.args if a.keyword is None and not a.star]
+                for pname, a in zip(names, positional):
+                    env[pname] = Val(mod, a.value, dec_scope, cls)
+                for a in expr.args:
+                    if a.keyword is not None:
+                        env[a.keyword.value] = Val(mod, a.value, dec_scope, cls)
+            else:
+                continue
+            out.append((Val(mod, node, context_of(mod, node)[0] + (node,), cls), env))
+            break
+    return out
 
 
 def _code(mod: ParsedModule, node: cst.CSTNode) -> str:
