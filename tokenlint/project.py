@@ -39,6 +39,7 @@ class ParsedModule:
     _positions: Positions | None = field(default=None, repr=False)
     _nodes: list | None = field(default=None, repr=False)
     _statement_of: dict[int, int] = field(default_factory=dict, repr=False)
+    _order: dict[int, int] = field(default_factory=dict, repr=False)
     #: Module-level ``NAME = value`` bindings, filled by the analysis on first use.
     constants: dict[str, cst.BaseExpression] | None = field(default=None, repr=False)
 
@@ -67,8 +68,10 @@ class ParsedModule:
         if self._nodes is None:
             nodes: list[tuple[cst.CSTNode, str | None]] = [(self.tree, None)]
             statement_of = self._statement_of
+            order = self._order
             for i, stmt in enumerate(self.tree.body):
                 for pair in walk_with_class(stmt):
+                    order[id(pair[0])] = len(nodes)
                     nodes.append(pair)
                     statement_of[id(pair[0])] = i
             self._nodes = nodes
@@ -90,6 +93,12 @@ class ParsedModule:
 
     def line_of(self, node: cst.CSTNode) -> int:
         return self.position(node)[0]
+
+    def source_order(self, node: cst.CSTNode) -> int:
+        """The node's index in ``nodes()`` (source order), for sorting without computing its
+        position (positions cost a code generation of the whole enclosing statement)."""
+        self.nodes()
+        return self._order.get(id(node), -1)
 
 
 class Project:

@@ -152,11 +152,11 @@ _KIND_ORDER = [FlowKind.UNBOUNDED, FlowKind.DEFAULT_ALL, FlowKind.CALLER, FlowKi
                FlowKind.CAPPED, FlowKind.ESTIMATED]
 
 
-def _line(site: Site | None) -> tuple[str, int, int]:
+def _line(site: Site | None) -> tuple[str, int]:
+    """A deterministic sort key of a site: its file and its place in source order."""
     if site is None:
-        return ("", 0, 0)
-    line, col, _, _ = site.module.position(site.node)
-    return (site.module.display_path, line, col)
+        return ("", 0)
+    return (site.module.display_path, site.module.source_order(site.node))
 
 
 def _classify(src: Src, checked: dict, ret_site: Site) -> DataFlow:
