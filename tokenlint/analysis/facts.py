@@ -25,6 +25,7 @@ from tokenlint.analysis import catalogue as cat
 from tokenlint.analysis.external import whole_record_sources
 from tokenlint.analysis.interpreter import Analyzer, FunctionInterpreter, SizeCheck
 from tokenlint.analysis.taints import Site, Src, sources
+from tokenlint.analysis.values import is_arguments_name
 from tokenlint.discovery import ToolDef, function_body
 from tokenlint.imports import dotted_name
 from tokenlint.model import Risk
@@ -229,11 +230,12 @@ def _continuation(tool: ToolDef, interp: FunctionInterpreter, summary) -> tuple[
                 resource = True
             hint_node = hint_node or node
     if hint_node is None:
-        # a helper the tool calls may build the hint (``"pagination": pagination.extract(rows)``)
+        # a helper the tool calls may build the hint (``"pagination": pagination.extract(rows)``),
+        # also through one more helper of its own
         for node in _walk_body(tool.body):
             if isinstance(node, cst.Call) and isinstance(node.func, (cst.Name, cst.Attribute)):
                 helper = interp.resolve_helper(node.func)
-                if helper is not None and _hint_in(helper[1]):
+                if helper is not None and _hint_in(helper[1], helper[0], interp.a.project):
                     hint_node = node
                     break
     if hint_node is None:
@@ -241,6 +243,10 @@ def _continuation(tool: ToolDef, interp: FunctionInterpreter, summary) -> tuple[
     site = interp.a.site(tool.module, hint_node)
     if resource:
         return True, site
+    if tool.args_style == "mapping" and isinstance(hint_node, cst.Call) and any(
+            is_arguments_name(dotted_name(n)) for a in hint_node.args for n in _walk_body([a.value])
+            if isinstance(n, (cst.Name, cst.Attribute))):
+        return True, site  # the helper writing the hint reads the model's arguments (its offset)
     keys = {k for k in _mapping_keys(tool.body) if _is_continuation(k)} if tool.args_style == "mapping" else set()
     for name in _continuation_params(tool, interp):
         if _applied(tool.body, name, keys):
@@ -250,13 +256,29 @@ def _continuation(tool: ToolDef, interp: FunctionInterpreter, summary) -> tuple[
     return False, site
 
 
-def _hint_in(fn: cst.FunctionDef) -> bool:
-    """Whether a helper's body writes a continuation key or instruction (``"has_more"``)."""
+def _hint_in(fn: cst.FunctionDef, mod=None, project=None, depth: int = 1) -> bool:
+    """Whether a helper's body writes a continuation key or instruction (``"has_more"``), itself
+    or (``depth`` levels) through the helpers it calls in its own module or by import."""
+    calls = []
     for node in _walk_body([fn.body]):
         if isinstance(node, cst.SimpleString):
             v = literal_string(node)
             if v is not None and cat.HINT_WORDS.search(v):
                 return True
+        elif isinstance(node, cst.Call) and isinstance(node.func, cst.Name):
+            calls.append(node.func)
+    if depth <= 0 or mod is None:
+        return False
+    for func in calls:
+        inner = mod.functions.get(func.value)
+        if inner is None and project is not None:
+            qn = mod.imports.qualify(func)
+            found = project.find_function(qn) if qn else None
+            inner_mod, inner = found if found else (None, None)
+        else:
+            inner_mod = mod
+        if inner is not None and inner is not fn and _hint_in(inner, inner_mod, project, depth - 1):
+            return True
     return False
 
 
