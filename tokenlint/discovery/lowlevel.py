@@ -253,17 +253,29 @@ class _Dispatch:
                 table = node.func.value
             if table is None:
                 continue
-            mapping = self.dict_literal(dotted_name(table))
-            if mapping is None:
-                continue
-            for el in mapping.elements:
-                if not isinstance(el, cst.DictElement):
-                    continue
-                for name in self.names_of(el.key):
-                    fn = self.handler_function(el.value)
-                    if fn is not None:
-                        self.add(name, el, function_body(fn), func=fn)
-                        self.registry_names.add(name)
+            for mapping in self.dict_values(table):
+                for el in mapping.elements:
+                    if not isinstance(el, cst.DictElement):
+                        continue
+                    # an entry written as ``table["name"] = fn`` is anchored at its key
+                    anchor = el if self.mod.source_order(el) >= 0 else el.key
+                    for name in self.names_of(el.key):
+                        fn = self.handler_function(el.value)
+                        if fn is not None:
+                            self.add(name, anchor, function_body(fn), func=fn)
+                            self.registry_names.add(name)
+
+    def dict_values(self, table: cst.BaseExpression) -> list[cst.Dict]:
+        """The dict literals of this module ``table`` may hold: what it is assigned, grown by
+        ``.update(...)`` and ``table[key] = value`` (followed by ``Values``), else the module's
+        first dict literal of that name."""
+        if self.values is not None:
+            found = [leaf.node for leaf in self.values.expand(Val(self.mod, table, self.scope), calls=True)
+                     if leaf.mod is self.mod and isinstance(leaf.node, cst.Dict)]
+            if found:
+                return found  # type: ignore[return-value]
+        mapping = self.dict_literal(dotted_name(table))
+        return [mapping] if mapping is not None else []
 
     def visit_handler_loop(self, loop: cst.For) -> None:
         """``for tool in TOOLS: if tool.name == name: return await tool.run(arguments)``."""

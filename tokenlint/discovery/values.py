@@ -112,6 +112,7 @@ class Values:
         if hit is not None:
             return hit
         table: dict[str, list[cst.BaseExpression]] = {}
+        grown: list[tuple[str, cst.BaseExpression]] = []
         stack = list(code_children(holder.body if isinstance(holder, cst.FunctionDef) else holder))
         while stack:
             node = stack.pop()
@@ -124,13 +125,30 @@ class Values:
                     dn = dotted_name(t.target)
                     if dn:
                         table.setdefault(dn, []).append(node.value)
+                    elif isinstance(t.target, cst.Subscript) and len(t.target.slice) == 1:
+                        dn = dotted_name(t.target.value)
+                        index = t.target.slice[0].slice
+                        if dn and isinstance(index, cst.Index):
+                            grown.append((dn, cst.Dict([cst.DictElement(index.value, node.value)])))
             elif isinstance(node, cst.AnnAssign) and node.value is not None:
                 dn = dotted_name(node.target)
                 if dn:
                     table.setdefault(dn, []).append(node.value)
+            elif isinstance(node, cst.AugAssign) and isinstance(node.operator, (cst.AddAssign, cst.BitOrAssign)):
+                dn = dotted_name(node.target)
+                if dn:
+                    grown.append((dn, node.value))
+            elif isinstance(node, cst.Call):
+                grown.extend(_growth(node))
             if isinstance(node, cst.BaseExpression):
                 continue
             stack.extend(code_children(node))
+        # A collection grown in place where it is made (``tools = list(base)``, then
+        # ``tools.extend(extra)`` / ``.append(t)`` / ``+= more`` / ``d[k] = v``, also under an
+        # ``if``) may hold what was added too.
+        for dn, value in grown:
+            if dn in table:
+                table[dn].append(value)
         for values in table.values():
             values.reverse()
         self._assigns[key] = table
@@ -392,6 +410,26 @@ def bind(target: cst.CSTNode, item: Val, env: Env, values: Values | None = None)
             if isinstance(sub, cst.StarredElement):
                 break
             bind(el.value, Val(item.mod, sub.value, item.scope, item.cls), env, values)
+
+
+def _growth(call: cst.Call) -> list[tuple[str, cst.BaseExpression]]:
+    """``(name, what it may now also hold)`` for a call growing a collection in place:
+    ``x.extend(more)`` and ``x.update(table)`` hold ``more`` / ``table`` too, ``x.append(item)``
+    and ``x.insert(i, item)`` a one-item list."""
+    func = call.func
+    if not isinstance(func, cst.Attribute) or not call.args or call.args[-1].keyword is not None:
+        return []
+    dn = dotted_name(func.value)
+    if not dn:
+        return []
+    method, arg = func.attr.value, call.args[-1]
+    if arg.star:
+        return []
+    if method in ("extend", "update") and len(call.args) == 1:
+        return [(dn, arg.value)]
+    if (method == "append" and len(call.args) == 1) or (method == "insert" and len(call.args) == 2):
+        return [(dn, cst.List([cst.Element(arg.value)]))]
+    return []
 
 
 def _same_target(elt: cst.BaseExpression, target: cst.BaseExpression) -> bool:
