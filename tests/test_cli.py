@@ -215,10 +215,14 @@ def test_text_report_marks_verdicts_resting_on_names(tmp_path):
         "def ping() -> str:\n"
         "    log.info('ping')\n"
         "    return 'pong'\n"
-    ))
+        "@mcp.tool()\n"
+        "def card() -> list:\n"
+        "    text = types.TextResourceContents(uri='card://1', text='hello')\n"
+        "    return [types.TextContent(type='text', text='hello'), types.EmbeddedResource(type='resource', resource=text)]\n"
+    ).replace("import acme_sdk\n", "import acme_sdk\nimport mcp.types as types\n"))
     lines = run(tmp_path).stdout.splitlines()
     rows = {line.split()[1]: line.split()[0] for line in lines if line.startswith(("NONE", "LOW"))}
-    assert rows == {"delete_widget": "NONE?", "ping": "NONE"}
+    assert rows == {"delete_widget": "NONE?", "ping": "NONE", "card": "NONE"}
     assert lines[-1].startswith("?  the verdict rests on calls into code tokenlint cannot read")
 
 

@@ -25,6 +25,12 @@ KNOWN_GAPS = {
 }
 
 
+#: Tools the analysis rates wrong today, labelled with the correct level; each runs as a strict
+#: expected failure (a verdict that comes right fails the test until the tool moves to the fixture
+#: of its theme). Each tool's docstring says what the analysis gets wrong.
+PENDING = "fixtures/analysis_pending.py"
+
+
 @pytest.fixture(scope="module")
 def fixture_run():
     return check_paths(["fixtures"], Settings())
@@ -41,6 +47,11 @@ def test_fixture_tool_verdicts(expected, fixture_run):
     assert tool is not None, f"no tool discovered below {expected.path}:{expected.line - 1}"
     if expected.name:
         assert tool.name == expected.name
+    if expected.path == PENDING:
+        got = (tool.risk.name, tuple(tool.findings))
+        if got == (expected.risk, expected.codes):
+            pytest.fail(f"{tool.name} is now rated right: move it from {PENDING} to its theme's fixture")
+        pytest.xfail(f"analysis pending: expected {' '.join((expected.risk, *expected.codes))}, got {got}")
     assert tool.risk.name == expected.risk
     if (tool.path, tool.name) in KNOWN_GAPS:
         pytest.xfail(KNOWN_GAPS[(tool.path, tool.name)])

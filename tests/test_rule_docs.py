@@ -59,3 +59,24 @@ def test_unknown_or_missing_rule_exits_2():
         result = CliRunner().invoke(main, args)
         assert result.exit_code == 2
         assert "tokenlint rule --all" in result.stderr
+
+
+def test_tl108_docs_explain_unknown_size_and_lexicon_matches_the_analysis():
+    """`tokenlint rule TL108` says what is of unknown size and what is evidence of small, and
+    every example of its call-name lexicon is judged by ``shapes.call_shape`` as the table says."""
+    from tokenlint.analysis.shapes import Shape, call_shape
+
+    text = CliRunner().invoke(main, ["rule", "TL108"]).stdout
+    for heading in ("### What is of unknown size", "### Evidence of small", "### The call-name lexicon"):
+        assert heading in text
+    lexicon = text[text.index("### The call-name lexicon"):text.index("## Why is this bad?")]
+    expected = {"collection or text": {Shape.COLLECTION}, "an acknowledgement": {Shape.RECORD},
+                "one record, a handle": {Shape.RECORD}, "a scalar": {Shape.SCALAR},
+                "unknown: a collection": {Shape.UNKNOWN}}
+    rows = [line.split("|")[1:4] for line in lexicon.splitlines() if line.startswith("| ") and "`" in line]
+    assert {result.strip() for _, result, _ in rows} == set(expected)
+    for _, result, examples in rows:
+        names = [e.strip().strip("`") for e in examples.split(",")]
+        assert len(names) >= 2
+        for name in names:
+            assert call_shape(name) in expected[result.strip()], (name, result)

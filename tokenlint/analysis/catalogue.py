@@ -31,6 +31,8 @@ SOURCE_FUNCTIONS: dict[str, tuple[str, str]] = {
 
 #: Calls that return a handle (``Marker`` kind).
 HANDLE_FUNCTIONS: dict[str, str] = {
+    # the SQLAlchemy inspector: an object whose methods read the schema (``get_columns(t)``)
+    "sqlalchemy.inspect": "object",
     "elasticsearch.helpers.scan": "paginator",
     "elasticsearch.helpers.async_scan": "paginator",
     "open": "file",
@@ -139,6 +141,15 @@ SQL_LIMIT_PARAM = re.compile(r"\b(LIMIT|TOP|FETCH\s+FIRST)\s+(\?|%s|%\(\w+\)s|:\
 SQL_SELECT = re.compile(r"\b(SELECT|PRAGMA|SHOW|DESCRIBE|EXPLAIN|WITH)\b|\bMATCH\b[\s\S]*\bRETURN\b", re.I)
 #: A statement that writes and returns a counter, not rows (no ``RETURNING``).
 SQL_WRITE = re.compile(r"^\s*(INSERT|UPDATE|DELETE|CREATE|DROP|ALTER|TRUNCATE|MERGE|GRANT|REVOKE|SET|USE)\b(?![\s\S]*\bRETURNING\b)", re.I)
+#: A write or DDL statement recognisable without a ``SELECT`` in it (``INSERT INTO t ...``,
+#: ``CREATE TABLE``, ``ALTER TABLE t DELETE WHERE ...``): its result is a counter, not rows.
+SQL_WRITE_STATEMENT = re.compile(
+    r"^\s*(INSERT\s+(OR\s+\w+\s+)?INTO|UPDATE\s+[\w.\"`\[\]{}]+\s+SET|DELETE\s+FROM|TRUNCATE(\s+TABLE)?|"
+    r"(CREATE|DROP|ALTER)(\s+OR\s+REPLACE)?(\s+(TEMP|TEMPORARY|UNIQUE|MATERIALIZED))?\s+"
+    r"(TABLE|INDEX|VIEW|DATABASE|SCHEMA|SEQUENCE|TRIGGER|FUNCTION|USER|ROLE|DICTIONARY))\b"
+    r"(?![\s\S]*\bRETURNING\b)",
+    re.I,
+)
 SQL_AGGREGATE_ONLY = re.compile(
     r"^\s*SELECT\s+(COUNT|SUM|AVG|MIN|MAX|EXISTS)\s*\((?:(?!\bGROUP\s+BY\b).)*$", re.I | re.S
 )

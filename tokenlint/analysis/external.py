@@ -77,6 +77,12 @@ class ExternalCalls:
                 # a class or factory held in a local (``cls = Redis if x else Cluster; cls(...)``)
                 self.summary.untraced.append(f"{func.value}()")
                 return made_object(site, None, args)
+            if qn is None and isinstance(func, cst.Name) and func.value in self.env:
+                # a callable held in a local (``query = functools.partial(run, sql)``; a partial
+                # is evaluated where it is made): calling it gives back what it holds
+                held = frozenset(t for t in self.env[func.value] if not isinstance(t, Marker))
+                if held:
+                    return union(held, frozenset(t for t in args if not isinstance(t, Marker)))
             if qn is None or is_stdlib(qn):
                 return None
             if any(isinstance(t, Src) for t in args):
@@ -223,6 +229,8 @@ class ExternalCalls:
             return None
         text = self.string_value(sql_node)
         if text is not None:
+            if cat.SQL_WRITE_STATEMENT.match(text):
+                return EMPTY  # ``client.command("INSERT INTO ...")``: a counter
             if not cat.looks_like_sql(text):
                 return None
             if cat.SQL_WRITE.match(text):
@@ -276,7 +284,8 @@ def whole_record_sources(flow: Flow) -> list[Src]:
     for m in markers(flow, "object"):
         if m.whole:
             callee = dotted_name(m.site.node.func) if isinstance(m.site.node, cst.Call) else None
-            out.append(Src("TL108", m.site, f"{callee or '…'}() (one record returned whole, every field)"))
+            out.append(Src("TL108", m.site, f"{callee or '…'}() (one record returned whole, every field)",
+                           m.sql_bound))
     return out
 
 

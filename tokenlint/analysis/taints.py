@@ -146,11 +146,14 @@ def markers(flow: Flow, *kinds: str) -> list[Marker]:
 
 
 def apply_bound(flow: Flow, bound: Bound) -> Flow:
-    """Cap every source in ``flow`` and what a helper's parameters hold (``Param.cap``); markers
-    and the tool's own parameters pass unchanged."""
+    """Cap every source in ``flow``, what a helper's parameters hold (``Param.cap``) and a whole
+    record read from unreadable code (``Marker.whole``: its TL108 source carries the cap); other
+    markers and the tool's own parameters pass unchanged."""
     def cap(t):
         if isinstance(t, Src):
             return t.with_bound(bound)
+        if isinstance(t, Marker) and t.whole and (t.sql_bound is None or bound.rank() > t.sql_bound.rank()):
+            return replace(t, sql_bound=bound)
         if isinstance(t, Param) and t.site is None and (t.cap is None or bound.rank() > t.cap.rank()):
             return replace(t, cap=bound)
         return t
@@ -159,7 +162,7 @@ def apply_bound(flow: Flow, bound: Bound) -> Flow:
 
 def measure_of(flow: Flow, tokens: bool = False) -> Flow:
     """``len(x)``: a number that remembers which sources it measured; params pass through."""
-    srcs = frozenset(t.site for t in flow if isinstance(t, Src))
+    srcs = frozenset(t.site for t in flow if isinstance(t, Src) or (isinstance(t, Marker) and t.whole))
     srcs |= frozenset(s for t in flow if isinstance(t, Measure) for s in t.sites)
     names = frozenset(t.name for t in flow if isinstance(t, Param) and t.site is None)
     names |= frozenset(n for t in flow if isinstance(t, Measure) for n in t.params)

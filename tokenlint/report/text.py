@@ -51,7 +51,7 @@ def render_text(result: CheckResult) -> str:
 #: Untraced calls that cannot carry data into a response: logging, exceptions, content blocks.
 _HARMLESS = re.compile(r"^(log|logger|logging|_?log\w*)\.|(Error|Exception|Warning)\(\)$|"
                        r"(^|\.)(TextContent|ImageContent|AudioContent|EmbeddedResource|ResourceLink|"
-                       r"CallToolResult|ToolAnnotations)\(\)$")
+                       r"TextResourceContents|BlobResourceContents|CallToolResult|ToolAnnotations)\(\)$")
 
 
 def unverified(tool) -> bool:

@@ -8,36 +8,64 @@ from tokenlint.rules._source import SourceRule
 
 class UnboundedExternalResult(SourceRule):
     """## What it does
-    Finds data of unknown size that reaches a tool's response whole: the result of a call into
-    code tokenlint cannot read (an SDK client such as redis-py, docker, boto3 or your own
-    `acme_sdk`), or a module-level or instance collection filled at run time (`notes = {}`).
+    Finds data of unknown size that reaches a tool's response whole. tokenlint treats a value
+    from outside the tool as **unbounded until shown small**: NONE needs evidence.
 
-    tokenlint treats such a value as **unbounded until shown small**. It is judged small only on
-    evidence that holds across libraries (`tokenlint.analysis.shapes`):
+    ### What is of unknown size
+    - the result of a call into code tokenlint cannot read: an installed SDK or library client
+      (redis-py, docker, boto3, your own `acme_sdk`), any call that is neither in the checked
+      files nor a source tokenlint knows;
+    - data held outside the tool: a module-level collection filled at run time (`notes = {}`,
+      a list loaded at start-up) or an instance's (`self.pending = []`);
+    - I/O: the kinds tokenlint knows have their own rules (TL101 rows, TL102 files, TL103
+      listings, TL104 process output, TL105 HTTP bodies); SQL text or a caller-supplied query
+      passed to any receiver (`client.query("SELECT …")`, `client.command("SHOW DATABASES")`)
+      is TL101.
 
-    - the call's name says an acknowledgement or a handle: a verb that changes one thing
-      (`create_…`, `update_…`, `delete_…`, `set`, `send`, `start`, `index`), a constructor
-      (`Client(...)`), or a number or flag (`count_…`, `exists`, `is_…`);
-    - fields picked from one record (`{"title": info["title"]}`): a fixed shape. The record
-      itself returned whole (`return client.get_build_info(n)`, `listing()[0]`) is of open-ended
-      contents — every field the service sends — unless it is a status-like record whose fields
-      the platform fixes (`get_health()`, `…_status`, `…_version`, `…_stats`, `…_config`);
-    - a write statement (`INSERT`, `UPDATE`, `CREATE`…) returns a counter;
-    - the first match returned from inside a loop is one item.
+    Code in the checked files is read, not guessed: helpers across the package, methods of
+    objects whose class is there (`self.store.all()`, a module-level `store = Store()`), nested
+    functions, and callables run elsewhere (`asyncio.to_thread(fn)`,
+    `anyio.to_thread.run_sync(fn)`, `loop.run_in_executor(None, fn)`, `executor.submit(fn)`,
+    `functools.partial(fn, …)`).
 
-    Everything else is a collection or text: names that read many things (`list_…`, `search`,
-    `query`, `scan`, `dump`, `diff`, `logs`, `describe_…`, `hgetall`, `lrange`), plural nouns
-    (`get_tables`), open-ended text nouns (`get_transcript`, `schema`), and names that say
-    nothing either way. SQL text or a caller-supplied query passed to any receiver is TL101.
-    A limit-like argument (`limit=`, `max_results=`, `top_k=`, `n_results=`) bounds the result
-    as a caller limit or a fixed cap, judged like any other bound (TL107, TL301); so does a cap
-    set on a request object that is then sent (`Query(q).paging(0, k)`,
-    `arxiv.Search(q, max_results=10)` passed to `client.results(search)`). A conversion of data
-    the tool holds (`Message.to_dict(m)`, `json.dumps(rows)`) is that data. Calls judged small by
-    their name alone are listed per tool as `untraced_calls` in the JSON report and mark the
-    verdict `NONE?` in the text report, so a NONE can be audited; `extra-sources` and
-    `extra-bounds` (access paths such as `acme_sdk.Client.list_widgets` or `*.dump_all`) override
-    the judgement.
+    ### Evidence of small
+    - constants: literals and module constants nothing fills (`PLATFORMS = ["linux", "macos"]`);
+    - scalars: numbers and flags (`len(notes)`, `count_…`, `exists`, `is_…`), an aggregate
+      query (`SELECT COUNT(*)`), the counter a write or DDL statement returns (`INSERT INTO`,
+      `CREATE TABLE`, `ALTER TABLE … DELETE`);
+    - echoes of the arguments, and what the standard library makes of them
+      (`f"deleted {widget_id}"`, `Path(p).resolve()`);
+    - one fixed-shape record: fields picked from one record (`{"title": info["title"]}`), one
+      element looked up by key (`notes[title]["colour"]`), the first match returned from inside
+      a loop, a status-like record whose fields the platform fixes (`get_health()`, `…_status`,
+      `…_version`, `…_stats`, `…_config`), the acknowledgement of a write, a handle
+      (`Client(...)`). A record returned whole (`return client.get_build_info(n)`,
+      `listing()[0]`) is of open-ended contents, every field the service sends, unless it is
+      status-like;
+    - a limit-like argument the call is given (`limit=`, `max_results=`, `top_k=`,
+      `n_results=`, also through `**params`) or a cap set on a request object that is then sent
+      (`Query(q).paging(0, k)`, `arxiv.Search(q, max_results=10)`): judged like any other bound,
+      a fixed cap is MEDIUM (TL301), a caller's limit with no maximum MEDIUM (TL107), a clamped
+      page with a working continuation LOW.
+
+    ### The call-name lexicon
+    Without evidence from its use, the name of the call decides (its last segment, split into
+    words: `getAllUsers` → get, all, users; `tokenlint.analysis.shapes`):
+
+    | the name | result | examples |
+    |---|---|---|
+    | a verb that reads many things | collection or text | `list_widgets`, `search_widgets`, `query`, `scan`, `find`, `hgetall`, `lrange`, `smembers`, `describe_instances`, `dump`, `diff`, `export_csv` |
+    | `get` with a plural or text noun, or with all | collection or text | `get_tables`, `get_logs`, `get_transcript`, `get_page`, `getAllUsers`, `schema` |
+    | a verb that changes one thing | an acknowledgement | `create_widget`, `update_widget`, `delete_widget`, `set`, `send_message`, `start_build`, `index` |
+    | `get` with a singular noun, a constructor | one record, a handle | `get_widget`, `get_health`, `Client` |
+    | a number or a flag | a scalar | `count_widgets`, `widget_exists`, `is_ready`, `llen` |
+    | nothing either way | unknown: a collection | `frobnicate`, `get` |
+
+    A conversion of data the tool holds (`Message.to_dict(m)`, `json.dumps(rows)`) is that data.
+    Calls judged small by their name alone are listed per tool as `untraced_calls` in the JSON
+    report and mark the verdict `NONE?` / `LOW?` in the text report, so a NONE can be audited;
+    `extra-sources` and `extra-bounds` (access paths such as `acme_sdk.Client.list_widgets` or
+    `*.dump_all`) override the judgement.
 
     ## Why is this bad?
     An API listing, a key's value or a collection grows with the data behind it, which the
