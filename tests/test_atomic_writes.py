@@ -24,14 +24,14 @@ import sys
 import time
 from pathlib import Path
 
-import tokenlint
+import tokenlint.cli
 from helpers import RISKY_SERVER
 
 LONG = os.environ.get("TOKENLINT_ATOMIC") == "long"
 FILES = 200 if LONG else 60
 KILLS = 10 if LONG else 3
 SEED = 20261121
-ENV = {**os.environ, "PYTHONPATH": str(Path(tokenlint.__file__).parent.parent)}
+ENV = {**os.environ, "PYTHONPATH": str(Path(tokenlint.cli.__file__).parent.parent)}
 
 
 def _make_tree(root: Path) -> dict[str, bytes]:

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-import tokenlint
+import tokenlint.cli
 from helpers import RISKY_SERVER, write
 from tokenlint.cli import main
 from tokenlint.config import load_settings
@@ -162,7 +162,7 @@ def test_dangling_symlink(tmp_path):
 
 
 def _tokenlint(*args: str, **kw) -> subprocess.CompletedProcess:
-    env = {**os.environ, "PYTHONPATH": str(Path(tokenlint.__file__).parent.parent)}
+    env = {**os.environ, "PYTHONPATH": str(Path(tokenlint.cli.__file__).parent.parent)}
     return subprocess.run([sys.executable, "-m", "tokenlint", *args], capture_output=True, text=True,
                           timeout=120, env=env, **kw)
 

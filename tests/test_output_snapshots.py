@@ -11,7 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from report_project import make_project
-from tokenlint import __version__
+from tokenlint._version import __version__
 from tokenlint.cli import main
 from tokenlint.report import FORMATS
 

@@ -77,12 +77,24 @@ def _copy_of_working_tree(dest, env) -> None:
          "commit", "-q", "-m", "working tree under test", cwd=dest, env=env)
 
 
-def test_tokenlint_hook_fails_on_a_risky_tool_and_passes_once_fixed(tmp_path):
-    project = tmp_path / "project"
-    checkout = tmp_path / "tokenlint"
+def _hook_env(tmp_path) -> dict[str, str]:
+    """The environment of pre-commit: its own home in ``tmp_path``, and the runtime distribution
+    (``mcp-tokenlint-runtime``, which the linter requires) as a wheel built from this checkout,
+    offered to pip by ``PIP_FIND_LINKS`` as the package index offers a published release."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
     env["PRE_COMMIT_HOME"] = str(tmp_path / "pre-commit-home")
     env["PRE_COMMIT_COLOR"] = "never"
+    wheels = tmp_path / "wheels"
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(wheels),
+                    str(REPO / "tokenlint" / "runtime")], check=True, capture_output=True, timeout=300)
+    env["PIP_FIND_LINKS"] = str(wheels)
+    return env
+
+
+def test_tokenlint_hook_fails_on_a_risky_tool_and_passes_once_fixed(tmp_path):
+    project = tmp_path / "project"
+    checkout = tmp_path / "tokenlint"
+    env = _hook_env(tmp_path)
     checkout.mkdir()
     _copy_of_working_tree(checkout, env)
     subprocess.run(["git", "init", "-q", str(project)], check=True, env=env)

@@ -21,7 +21,7 @@ from click.testing import CliRunner
 
 from helpers import REPO, write
 from report_project import make_project
-from tokenlint import __version__
+from tokenlint._version import __version__
 from tokenlint.cli import main
 from tokenlint.rules import REGISTRY, all_rules
 

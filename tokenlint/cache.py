@@ -30,7 +30,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from tokenlint import __version__
+from tokenlint._version import __version__
 from tokenlint.model import Finding, Risk, ToolReport
 from tokenlint.plan import Candidate, GroupResult, RunPlan
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import click
 
-from tokenlint import __version__
+from tokenlint._version import RUNTIME_REQUIREMENT, __version__
 from tokenlint.config import (
     DEFAULT_MAX_RESPONSE_TOKENS, FAIL_ON_CHOICES, ConfigError, Settings, find_config, load_settings, settings_text,
 )
@@ -228,9 +228,13 @@ def _settings(paths: list[str], config_path: str | None, overrides: dict) -> Set
               help="Print a unified diff of the changes instead of writing them (exit 1 if any).")
 @click.option("--max-response-tokens", type=click.IntRange(min=200), default=None,
               help=f"Token budget written into each rewritten tool. [default: {DEFAULT_MAX_RESPONSE_TOKENS:,}]")
+@click.option("--no-declare-dependency", is_flag=True,
+              help="Do not add the runtime requirement (mcp-tokenlint-runtime) to the rewritten "
+              "project's pyproject.toml or requirements.txt.")
 @_file_options
 @click.option("-q", "--quiet", is_flag=True, help="Print only errors and tools left unfixed.")
-def fix(paths, diff, max_response_tokens, config_path, force_exclude, no_gitignore, quiet) -> None:
+def fix(paths, diff, max_response_tokens, no_declare_dependency, config_path, force_exclude, no_gitignore,
+        quiet) -> None:
     """Rewrite every HIGH or MEDIUM tool under PATHS (default: .) to keep its response in budget.
 
     Each data-carrying `return` goes through `tokenlint.runtime` (`fit_response`, or
@@ -255,6 +259,7 @@ def fix(paths, diff, max_response_tokens, config_path, force_exclude, no_gitigno
         "max_response_tokens": max_response_tokens,
         "force_exclude": force_exclude,
         "respect_gitignore": False if no_gitignore else None,
+        "declare_dependency": False if no_declare_dependency else None,
     })
     try:
         result = fix_paths(paths, settings)
@@ -278,8 +283,14 @@ def fix(paths, diff, max_response_tokens, config_path, force_exclude, no_gitigno
                 click.echo(f"{o.path}:{o.line}: tool `{o.name}`: {note}", err=True)
     for err in errors:
         click.echo(f"tokenlint: {err}", err=True)
+    for advice in result.advice if result.changes else ():
+        click.echo(f"tokenlint: {advice}", err=True)
     if not quiet:
-        files = len(result.changes)
+        for change in result.changes:
+            if change.manifest:
+                click.echo(f"{change.display}: {'would declare' if diff else 'declared'} the runtime "
+                           f"requirement {RUNTIME_REQUIREMENT}", err=True)
+        files = sum(not c.manifest for c in result.changes)
         verb = "Would fix" if diff else "Fixed"
         left = f"; {len(result.unfixed)} left unfixed" if result.unfixed else ""
         click.echo(f"{verb} {len(result.fixed)} tool{'s' * (len(result.fixed) != 1)} in "

@@ -55,6 +55,8 @@ class Settings:
     extra_bounds: frozenset[str] = frozenset()
     respect_gitignore: bool = True
     force_exclude: bool = False
+    #: ``fix`` declares ``mcp-tokenlint-runtime`` in the rewritten project's manifest.
+    declare_dependency: bool = True
     config_file: str | None = None
     root: str = "."
 
@@ -72,7 +74,7 @@ _KEYS = {
     "select": list, "ignore": list, "extend-select": list, "exclude": list,
     "extend-exclude": list, "per-file-ignores": dict, "max-response-tokens": int,
     "max-definition-tokens": int, "fail-on": str, "extra-sources": dict, "extra-bounds": list,
-    "respect-gitignore": bool, "force-exclude": bool,
+    "respect-gitignore": bool, "force-exclude": bool, "declare-dependency": bool,
 }
 
 

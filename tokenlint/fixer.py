@@ -28,6 +28,7 @@ import libcst as cst
 from libcst.codemod import CodemodContext, TransformFailure, TransformSkip, TransformSuccess, transform_module
 
 from tokenlint.codemods.budget import FitToBudget
+from tokenlint.codemods.requirement import declare_runtime
 from tokenlint.codemods.plan import NOT_LOW_REASON, FilePlan, ToolOutcome, plan_module
 from tokenlint.config import Settings
 from tokenlint.engine import RunResult, check_files
@@ -49,6 +50,8 @@ class FileChange:
     display: str
     old_text: str
     new_text: str
+    #: A project manifest declaring the runtime requirement, not a rewritten module.
+    manifest: bool = False
 
     def diff(self) -> str:
         """Unified diff; relative paths get ``a/`` and ``b/`` prefixes like ``git diff``."""
@@ -67,6 +70,8 @@ class FixResult:
     outcomes: list[ToolOutcome] = field(default_factory=list)
     before: RunResult | None = None
     errors: list[str] = field(default_factory=list)
+    #: What the user must still do by hand (one line each), e.g. declare the runtime requirement.
+    advice: list[str] = field(default_factory=list)
 
     @property
     def fixed(self) -> list[ToolOutcome]:
@@ -139,9 +144,34 @@ def fix_paths(paths: list[str], settings: Settings) -> FixResult:
         result.outcomes.extend(plan.outcomes)
         if mod.path in overrides:
             result.changes.append(FileChange(mod.path, mod.display_path, sources[mod.path], overrides[mod.path]))
+    if settings.declare_dependency:
+        _declare_runtime(result)
     result.outcomes.sort(key=lambda o: (o.path, o.line, o.name))
     result.changes.sort(key=lambda c: c.display)
     return result
+
+
+def _declare_runtime(result: FixResult) -> None:
+    """Add the manifest edits declaring the runtime requirement (``codemods.requirement``) for
+    the projects of the rewritten files to ``result.changes``, or advice where none can be made."""
+    seen: set[Path] = set()
+    for change in list(result.changes):
+        declaration = declare_runtime(change.path)
+        if declaration.path is None:
+            if declaration.advice not in result.advice:
+                result.advice.append(declaration.advice)
+        elif declaration.changed and declaration.path not in seen:
+            seen.add(declaration.path)
+            result.changes.append(FileChange(declaration.path, _display(declaration.path),
+                                             declaration.old_text, declaration.new_text, manifest=True))
+
+
+def _display(path: Path) -> str:
+    """``path`` relative to the working directory when it is below it, else absolute."""
+    try:
+        return str(path.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)
 
 
 def _sources(mods) -> tuple[dict[Path, str], dict[Path, str]]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from tokenlint import __version__
+from tokenlint._version import __version__
 from tokenlint.model import CheckResult
 from tokenlint.report.base import Renderer
 

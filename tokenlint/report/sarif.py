@@ -18,7 +18,7 @@ import os
 from pathlib import Path
 from urllib.parse import quote
 
-from tokenlint import __version__
+from tokenlint._version import __version__
 from tokenlint.model import CheckResult, Finding, Risk
 from tokenlint.report.base import Renderer, finding_risks
 from tokenlint.report.json import tools_list

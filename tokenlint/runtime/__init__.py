@@ -20,6 +20,9 @@ cursor, and a summary of what was left out. See ``response.fit_response`` for th
 expose full results as MCP resources, and ``collector.collect_pages`` for clients.
 """
 
+#: The version of the ``mcp-tokenlint-runtime`` distribution (tokenlint/runtime/pyproject.toml).
+__version__ = "0.1.0"
+
 from .collector import collect_pages, merge_pages, parse_tool_result
 from .cursors import CursorError, fingerprint_arguments
 from .estimator import (
