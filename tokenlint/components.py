@@ -19,8 +19,10 @@ make groups larger, never wrong.
 from __future__ import annotations
 
 import bisect
+import os
 import re
-from typing import Callable, Iterable
+from pathlib import Path
+from typing import Callable, Iterable, Mapping
 
 #: Whitespace inside an import statement, including backslash continuations.
 _WS = rb"(?:[ \t]|\\\r?\n)"
@@ -92,13 +94,52 @@ def _text(raw: bytes) -> str:
     return raw.decode("utf-8", errors="replace").strip(". \t\r\n")
 
 
+def module_aliases(module_files: Mapping[str, "tuple[Path, str]"]) -> dict[str, str]:
+    """Other dotted names under which the code itself imports a run module: ``{alias: name}``.
+
+    A module's name comes from its ``__init__.py`` packages (``plan.ModuleNamer``), but real
+    layouts break that rule both ways: a top-level package without ``__init__.py``
+    (``src/excel_mcp/workbook.py`` is named ``workbook``, and imported as
+    ``excel_mcp.workbook``), and a source root with a stray ``__init__.py`` (``src/pkg/core.py``
+    is named ``src.pkg.core``, and imported as ``pkg.core``). So each module also answers to its
+    name with up to two enclosing directories added, and with up to two leading packages
+    dropped (at least two parts left). An alias two modules share is dropped; a module's own
+    name always wins over an alias (callers look an alias up only when a name is not found).
+    """
+    out: dict[str, str] = {}
+    clash: set[str] = set()
+    for name, (path, _display) in module_files.items():
+        parts = os.path.abspath(path).split(os.sep)
+        stem = parts[-1].rpartition(".")[0] or parts[-1]
+        parts = parts[:-1] if stem == "__init__" else [*parts[:-1], stem]
+        n = name.count(".") + 1
+        if ".".join(parts[-n:]) != name:
+            continue  # a name not made from its path (an override): no alias
+        aliases = [".".join(parts[-k:]) for k in range(n + 1, min(n + 2, len(parts) - 1) + 1)
+                   if all(p.isidentifier() for p in parts[-k:])]
+        aliases += [".".join(parts[-k:]) for k in range(max(2, n - 2), n)]
+        for alias in aliases:
+            if alias in module_files or alias in clash:
+                continue
+            if out.setdefault(alias, name) != name:
+                del out[alias]
+                clash.add(alias)
+    return out
+
+
 class ModuleIndex:
     """The run's module names, sorted, answering "which run modules can this import reach"."""
 
-    def __init__(self, names: Iterable[str], packages: set[str]) -> None:
+    def __init__(self, names: Iterable[str], packages: set[str], aliases: Mapping[str, str] | None = None) -> None:
         self.names = sorted(set(names))
         self.known = set(self.names)
         self.packages = packages  # module names that are packages (``__init__.py``)
+        #: Other names the code imports run modules by (``module_aliases``).
+        self.aliases = aliases or {}
+
+    def canonical(self, name: str) -> str | None:
+        """The run module ``name`` denotes, directly or through an alias; None if none."""
+        return name if name in self.known else self.aliases.get(name)
 
     def below(self, prefix: str) -> list[str]:
         """Run modules named ``prefix.<something>``."""
@@ -121,7 +162,7 @@ class ModuleIndex:
             base = module
         if not base:
             return []
-        out = [p for p in _prefixes(base) if p in self.known]
+        out = [c for c in map(self.canonical, _prefixes(base)) if c is not None]
         if names is None:
             out.extend(self.below(base.partition(".")[0]))
         else:
@@ -129,9 +170,10 @@ class ModuleIndex:
                 if name == "*":
                     continue
                 sub = f"{base}.{name}"
-                if sub in self.known:
-                    out.append(sub)
-                out.extend(self.below(sub))
+                canonical = self.canonical(sub)
+                if canonical is not None:
+                    out.append(canonical)
+                out.extend(self.below(canonical or sub))
         return out
 
 

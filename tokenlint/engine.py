@@ -101,7 +101,7 @@ def analyse_group(members: list[Candidate], plan: RunPlan, settings: Settings, *
     out.parsed = len(parsed)
     own = {mod.module_name for mod, _ in parsed}
 
-    servers = ServerRegistry()
+    servers = ServerRegistry(aliases=project.aliases)
     for _ in range(3):
         if not any([servers.scan_classes(mod) for mod, _ in parsed]):
             break

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Protocol
 
-from tokenlint.components import Import, ModuleIndex, group, scan_imports
+from tokenlint.components import Import, ModuleIndex, group, module_aliases, scan_imports
 from tokenlint.files import SourcePath, may_define_tools
 from tokenlint.model import CheckResult, Finding, Risk, ToolReport
 from tokenlint.sourcefile import MAX_FILE_BYTES
@@ -214,7 +214,7 @@ class RunPlan:
                 if memo is not None and sorted(i for g in memo for i in g) == list(range(len(self.candidates))):
                     return [[self.candidates[i] for i in g] for g in memo]
         by_name = {c.module_name: c for c in reversed(self.candidates)}
-        modules = ModuleIndex(self.module_files, self.packages)
+        modules = ModuleIndex(self.module_files, self.packages, module_aliases(self.module_files))
         parts = group([c.module_name for c in self.candidates], modules,
                       lambda name: self._imports_of(name, by_name))
         if key is not None and self.index is not None:

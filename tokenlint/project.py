@@ -12,6 +12,7 @@ from pathlib import Path
 
 import libcst as cst
 
+from tokenlint.components import module_aliases
 from tokenlint.imports import ImportTable, module_name_for
 from tokenlint.parsing import parse_source
 from tokenlint.positions import Positions
@@ -112,6 +113,8 @@ class Project:
     def __init__(self, module_files: dict[str, tuple[Path, str]],
                  overrides: dict[Path, str] | None = None) -> None:
         self.module_files = module_files
+        #: Other names the code imports run modules by (``components.module_aliases``).
+        self.aliases = module_aliases(module_files)
         self.overrides = overrides or {}
         self.parsed: dict[str, ParsedModule | None] = {}
         #: Every module name looked up (found or not): what an analysis depended on.
@@ -122,6 +125,9 @@ class Project:
 
     def get(self, module_name: str) -> ParsedModule | None:
         self.looked_up.add(module_name)
+        if module_name not in self.module_files and module_name in self.aliases:
+            module_name = self.aliases[module_name]
+            self.looked_up.add(module_name)
         if module_name in self.parsed:
             return self.parsed[module_name]
         entry = self.module_files.get(module_name)
@@ -144,7 +150,7 @@ class Project:
         for i in range(len(parts) - 1, 0, -1):
             modname = ".".join(parts[:i])
             self.looked_up.add(modname)
-            if modname in self.module_files or modname in self.parsed:
+            if modname in self.module_files or modname in self.parsed or modname in self.aliases:
                 mod = self.get(modname)
                 if mod is not None:
                     return mod, ".".join(parts[i:])

@@ -36,6 +36,18 @@ class ServerRegistry:
     non_servers: set[str] = field(default_factory=set)
     mounts: dict[str, str] = field(default_factory=dict)
     sdk_modules: set[str] = field(default_factory=set)
+    #: Other names the code imports run modules by (``components.module_aliases``).
+    aliases: dict[str, str] = field(default_factory=dict)
+
+    def canonical(self, qn: str) -> str:
+        """``qn`` with a module alias replaced by the module's run name (``pkg.core.App`` for
+        ``src.pkg.core.App`` when a stray ``src/__init__.py`` named it so); else ``qn``."""
+        parts = qn.split(".")
+        for i in range(len(parts) - 1, 0, -1):
+            module = self.aliases.get(".".join(parts[:i]))
+            if module is not None:
+                return ".".join([module, *parts[i:]])
+        return qn
 
     # -- building -----------------------------------------------------------------------------
     def scan_classes(self, mod: ParsedModule) -> bool:
@@ -117,6 +129,8 @@ class ServerRegistry:
         if isinstance(node, cst.Subscript):  # a subscripted generic: ``FastMCP[AppContext]``
             node = node.value
         qn = mod.imports.qualify(node)
+        if qn and qn not in self.classes:
+            qn = self.canonical(qn)
         if qn and qn in self.classes:
             return self.classes[qn]
         dn = dotted_name(node)
@@ -143,6 +157,8 @@ class ServerRegistry:
             return local, self.objects[local]
         qn = mod.imports.qualify_dotted(dn)
         if qn is not None:
+            if qn not in self.objects:
+                qn = self.canonical(qn)
             for candidate in self._reexports(qn, project):
                 if candidate in self.objects:
                     return candidate, self.objects[candidate]
