@@ -7,7 +7,7 @@ from __future__ import annotations
 import libcst as cst
 
 from tokenlint.imports import dotted_name
-from tokenlint.walk import code_children, literal_string
+from tokenlint.walk import code_children, literal_string, walk
 
 
 class Constants:
@@ -142,8 +142,36 @@ def module_constant(mod, name: str) -> cst.BaseExpression | None:
                                 dn = dotted_name(tg)
                                 if dn and small.value is not None:
                                     table.setdefault(dn, small.value)
+        lazy = {n for n, v in table.items() if isinstance(v, cst.Name) and v.value == "None"}
+        if lazy:
+            table.update(_set_by_global(mod.tree, lazy))
         mod.constants = table
     return table.get(name)
+
+
+def _set_by_global(tree: cst.Module, names: set[str]) -> dict[str, cst.BaseExpression]:
+    """A module-level ``client = None`` made at start-up: ``def init(): global client;
+    client = DbClient(...)``. The first call assigned to each of ``names`` by a top-level function
+    declaring it ``global`` (the object every tool later uses), by name."""
+    out: dict[str, cst.BaseExpression] = {}
+    for fn in tree.body:
+        if not isinstance(fn, cst.FunctionDef):
+            continue
+        declared: set[str] = set()
+        for node in walk(fn.body):
+            if isinstance(node, cst.Global):
+                declared |= {n.name.value for n in node.names} & names
+        if not declared:
+            continue
+        for node in walk(fn.body):
+            if isinstance(node, (cst.Assign, cst.AnnAssign)):
+                targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target]
+                value = node.value.expression if isinstance(node.value, cst.Await) else node.value
+                for target in targets:
+                    if isinstance(target, cst.Name) and target.value in declared and \
+                            isinstance(value, cst.Call) and target.value not in out:
+                        out[target.value] = value
+    return out
 
 
 def string_literal(node) -> str | None:

@@ -14,7 +14,7 @@ from dataclasses import replace
 import libcst as cst
 
 from tokenlint.analysis import catalogue as cat
-from tokenlint.analysis.constants import module_constant
+from tokenlint.analysis.constants import module_constant, string_literal
 from tokenlint.analysis.shapes import COLLECTION_VERBS, Shape, call_shape, is_plural, words
 from tokenlint.analysis.taints import EMPTY, Bound, Flow, Marker, Measure, Param, Site, Src, markers, params, union
 from tokenlint.analysis.values import BUILTINS, VALUE_METHODS, chain_root, is_stdlib
@@ -125,10 +125,17 @@ class ExternalCalls:
         if shape is Shape.RECORD:
             self.summary.untraced.append(callee)
             if name[:1].isupper():  # a constructor keeps what it is given: Model(items=rows)
-                return self._constructed(node, site, family, args)
+                # ``api_module.Client(...)``: the object's family is the class, not its module
+                return self._constructed(node, site, qn if method is not None and qn else family, args)
             ws = words(name)
             # a status-like record has the platform's fixed fields (``get_cluster_health()``)
             read = bool(ws) and ws[0] in _RECORD_READS and ws[-1] not in _FIXED_RECORD_NOUNS
+            if read and node.args and not args and not any(
+                    isinstance(a.value, (cst.SimpleString, cst.FormattedString, cst.ConcatenatedString))
+                    for a in node.args):
+                # given only numbers computed here (``get_column_letter(ws.max_column)``): a
+                # value computed from them, not a record read by a key the model chose
+                read = False
             held = frozenset(t for t in args if isinstance(t, Src) or (isinstance(t, Param) and t.site is None))
             if held and ws and ws[0] in _CONVERSIONS:
                 # ``Message.to_dict(msg)``, ``json_format.MessageToDict(m)``: the data converted
@@ -257,6 +264,8 @@ class ExternalCalls:
                     pairs.append((key, value, True))
             elif a.star == "":
                 pairs.append((a.keyword.value if a.keyword is not None else None, a.value, a.keyword is not None))
+                # the request's parameters as a dict (``search_posts(params={"q": q, "limit": n})``)
+                pairs += [(key, value, True) for key, value in self._dict_pairs(a.value)]
         for kw, value, named in pairs:
             b = None
             built = [m.sql_bound for m in markers(self.expr(value), "object") if m.sql_bound is not None]
@@ -272,6 +281,66 @@ class ExternalCalls:
             if b is not None and (best is None or b.rank() > best.rank()):
                 best = b
         return best
+
+
+    def request_bound(self, node: cst.Call) -> Bound | None:
+        """The page size an HTTP request asks for, as a cap on the response it returns: a
+        limit-like key (``limit``, ``per_page``, ``pageSize``, ``max_results``…) of the query
+        parameters or body given as ``params=`` / ``json=`` / ``data=`` (a dict literal or a local
+        dict, also built key by key), or of the URL's query string (``f"...?limit={n}"``); None
+        when the request names no page size. The same cap an SDK call's limit keyword gives
+        (``_argument_bound``): the API returns at most that many items."""
+        best: Bound | None = None
+        for a in node.args:
+            pairs: list[tuple[str | None, cst.BaseExpression]] = []
+            if a.keyword is not None and a.keyword.value in ("params", "json", "data"):
+                pairs = self._dict_pairs(a.value)
+            elif a.keyword is None or a.keyword.value == "url":
+                pairs = _query_string_pairs(a.value)
+            for key, value in pairs:
+                if key is None or key.replace("_", "").replace("-", "").lower() not in _LIMIT_KEYWORDS:
+                    continue
+                b = self.bound_from(value, node)
+                if b is not None and (best is None or b.rank() > best.rank()):
+                    best = b
+        return best
+
+    def _dict_pairs(self, value: cst.BaseExpression) -> list[tuple[str | None, cst.BaseExpression]]:
+        """The ``(key, value)`` entries of a dict literal, or of a local dict built in this
+        function (``params = {...}``, ``params["limit"] = n``); ``[]`` for anything else."""
+        if isinstance(value, cst.Dict):
+            return [(string_literal(e.key), e.value) for e in value.elements if isinstance(e, cst.DictElement)]
+        if isinstance(value, cst.Name):
+            return list(self.dict_entries.get(value.value, []))
+        return []
+
+    def request_response(self, node: cst.Call, site: Site) -> Flow:
+        """The ``http_response`` marker of an HTTP request, carrying the page size it asks for
+        (``request_bound``) to the body read from it."""
+        self._args_flow(node)
+        return frozenset({Marker("http_response", site, sql_bound=self.request_bound(node))})
+
+
+def _query_string_pairs(node: cst.BaseExpression) -> list[tuple[str | None, cst.BaseExpression]]:
+    """``f"{base}/items?limit={n}&q={q}"`` → ``[("limit", n), ("q", q)]``: the query parameters
+    of an f-string URL whose values are interpolated."""
+    if not isinstance(node, cst.FormattedString):
+        return []
+    out: list[tuple[str | None, cst.BaseExpression]] = []
+    parts = node.parts
+    for i, part in enumerate(parts[:-1]):
+        nxt = parts[i + 1]
+        if isinstance(part, cst.FormattedStringText) and isinstance(nxt, cst.FormattedStringExpression):
+            m = re.search(r"[?&]([A-Za-z_][\w.-]*)=$", part.value)
+            if m:
+                out.append((m.group(1), nxt.expression))
+    return out
+
+
+def http_body_bound(recv: Flow) -> Bound | None:
+    """The page size the request that made a response asked for (``request_bound``), if any."""
+    caps = [m.sql_bound for m in markers(recv, "http_response") if m.sql_bound is not None]
+    return max(caps, key=Bound.rank) if caps else None
 
 
 def whole_record_sources(flow: Flow) -> list[Src]:
@@ -379,9 +448,10 @@ _LIMIT_KEYWORDS = frozenset({
 
 def made_object(site: Site, family: str | None, args: Flow) -> Flow:
     """What a constructor returns: an ``object`` handle holding the data it was given
-    (``Model(items=rows)``, ``TextContent(text=body)``)."""
+    (``Model(items=rows)``, ``TextContent(text=body)``), a whole record read from unreadable code
+    included (``TextContent(text=api.get_note(p))``: the record is sent whole)."""
     return union(frozenset({Marker("object", site, family=family)}),
-                 frozenset(t for t in args if not isinstance(t, Marker)))
+                 frozenset(t for t in args if not isinstance(t, Marker) or t.whole))
 
 
 _LIMIT_WORDS = frozenset({"limit", "max", "count", "size", "top", "num", "rows", "results", "lines", "k", "n"})

@@ -88,6 +88,7 @@ class FollowedCalls:
         for k in sub.param_defaults:
             sub.env[k] = arg_flows.get(k, EMPTY)
         sub.strings = dict(self.strings)
+        sub.dict_entries = {**self.dict_entries, **sub.dict_entries}
         sub.param_defaults = {**self.param_defaults, **sub.param_defaults}
         sub._active = self._active | {id(fn)}
         summary = sub.run(body_of(fn))

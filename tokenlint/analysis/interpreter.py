@@ -24,12 +24,13 @@ import libcst as cst
 from tokenlint.analysis import catalogue as cat
 from tokenlint.analysis.constants import (Constants, keyword_arg, le_in_annotation, le_of_call, module_constant,
                                           string_literal)
-from tokenlint.analysis.external import (CONTEXT_FAMILY, ExternalCalls, is_context_param, limit_like, part_of,
+from tokenlint.analysis.external import (CONTEXT_FAMILY, SIZE_UNKNOWN, ExternalCalls, http_body_bound,
+                                         is_context_param, limit_like, made_object, part_of,
                                          whole_record_sources)
 from tokenlint.analysis.followed import FollowedCalls, find_instance_attribute_classes, find_instance_collections
 from tokenlint.analysis.knowledge import Knowledge
 from tokenlint.analysis.library_calls import LibraryCalls
-from tokenlint.analysis.shapes import Shape, call_shape, words
+from tokenlint.analysis.shapes import Shape, call_shape, scalar_name, words
 from tokenlint.analysis.taints import (EMPTY, Bound, Flow, Marker, Measure, Param, Site, Src, apply_bound, markers,
                                        measure_of, params, scalar_of, union)
 from tokenlint.analysis.values import (BUILTINS, RUNTIME_COLLECTION, body_of, chain_root, empty_collection,
@@ -151,6 +152,11 @@ class Analyzer:
 
 class _Return(Exception):
     pass
+
+
+#: Methods a model class inherits that serialize what it holds (pydantic, dataclasses-json, attrs).
+_SERIALIZERS = frozenset({"model_dump", "model_dump_json", "dict", "json", "to_dict", "to_json", "as_dict",
+                          "asdict", "serialize", "dump", "dumps"})
 
 
 class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants):
@@ -663,11 +669,13 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
                 and not any(isinstance(t, Param) and t.site is None for t in base))
         ):
             # (a helper's ``response`` parameter is whatever each caller passes: not a body here)
-            return frozenset({Src("TL105", self.a.site(self.mod, node), f"HTTP response .{attr}")})
+            return frozenset({Src("TL105", self.a.site(self.mod, node), f"HTTP response .{attr}",
+                                  http_body_bound(base))})
         if attr == "objects":
             return frozenset({Marker("query", self.a.site(self.mod, node))})
-        if attr in cat.SCALAR_ATTRIBUTES:
-            return scalar_of(base)
+        if attr in cat.SCALAR_ATTRIBUTES or scalar_name(attr):
+            # (a field of a helper's parameter: never the whole value each caller passes)
+            return frozenset(part_of(t) for t in scalar_of(base))
         return frozenset(part_of(t) for t in base if not isinstance(t, Marker) or t.kind == "object")
 
     def subscript(self, node: cst.Subscript) -> Flow:
@@ -683,12 +691,14 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
                 return self.mapping_param(lit, None, node, required=True)
             self.expr(key)
             base = one_element(base)
+            root = chain_root(node.value) if isinstance(node.value, cst.Attribute) else None
             if isinstance(key, cst.Integer) and (
                     isinstance(node.value, cst.Call)
-                    or (isinstance(node.value, cst.Name) and node.value.value not in self.element_names)):
-                # ``client.list_widgets()[0]``, ``rows = ...; rows[0]``: one element of the
-                # collection: one row of a query, one line; of an API listing, a record of
-                # unknown fields (whole until a field is picked from it)
+                    or (isinstance(node.value, cst.Name) and node.value.value not in self.element_names)
+                    or (root is not None and root not in self.element_names)):
+                # ``client.list_widgets()[0]``, ``rows = ...; rows[0]``, ``found.actors[0]``: one
+                # element of the collection: one row of a query, one line; of an API listing, a
+                # record of unknown fields (whole until a field is picked from it)
                 rest = frozenset(part_of(t) for t in base if not isinstance(t, (Src, Measure)) and
                                  (not isinstance(t, Marker) or t.kind == "object"))
                 if any(isinstance(t, Src) and t.code in ("TL105", "TL108") for t in base):
@@ -799,6 +809,8 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
             return frozenset({Src(code, site, what, bound)})
         if qn in cat.HANDLE_FUNCTIONS or (qn is None and dn in ("open",)):
             kind = cat.HANDLE_FUNCTIONS.get(qn or "open", "file")
+            if kind == "http_response":
+                return self.request_response(node, site)
             self._args_flow(node)
             capture = True
             if kind == "process":
@@ -818,10 +830,20 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
                     drained.append(Src("TL106", site, f"{dn}() of a line stream"))
                 elif m.kind == "file":
                     drained.append(Src("TL102", site, f"{dn}() of every line of a file"))
+                elif m.kind == "object" and m.family != CONTEXT_FAMILY:
+                    # ``image, logs = client.images.build(...); list(logs)``: what unreadable code
+                    # returned is iterable, and draining it gives every item (size unknown)
+                    drained.append(Src("TL108", site, f"{dn}() of an iterable from code tokenlint cannot read "
+                                                      f"{SIZE_UNKNOWN}", m.sql_bound))
             return union(frozenset(t for t in inner if not isinstance(t, Marker)), frozenset(drained))
         if qn in ("sqlalchemy.select", "sqlalchemy.sql.select", "sqlmodel.select"):
             self._args_flow(node)
             return frozenset({Marker("query", site)})
+        if dn == "getattr" and qn is None and len(node.args) >= 2:
+            # ``getattr(record, "source", None)``: a field of the record, as ``record.source``
+            held = self.expr(node.args[0].value)
+            rest = union(*(self.expr(a.value) for a in node.args[2:]))
+            return union(frozenset(part_of(t) for t in held if not isinstance(t, Marker) or t.kind == "object"), rest)
         if name == "len" and qn in (None, "len"):
             flow = self._args_flow(node)
             return measure_of(flow, tokens=any(isinstance(t, Measure) and t.tokens for t in flow))
@@ -842,7 +864,13 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
             bound = self.bound_from(stop, node) if stop is not None else None
             return apply_bound(flow, bound) if bound else flow
 
-        if method is not None:
+        if isinstance(func, cst.Name) and func.value in self.mod.classes and func.value not in self.env:
+            # a class of this module: an object whose methods are read where they are called
+            return made_object(site, f"{self.mod.module_name}.{func.value}", self._args_flow(node))
+
+        if method is not None and not self._project_method(func, recv, method):
+            # (a method of a class in the run is read, whatever its name: ``runner.execute(cmd)``
+            # is no DB-API statement when ``runner`` is an ``Executor`` of the project)
             out = self.method_call(node, method, recv, site, dn)
             if out is not None:
                 return out
@@ -881,6 +909,11 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
                 helper = self.a.project.find_function(f"{family}.{method}")
                 if helper is not None:
                     break
+            if helper is None and families and method in _SERIALIZERS and all(self._project_class(f) for f in families):
+                # a serializer a class of the run inherits from a library base (pydantic's
+                # ``model_dump()``, ``json()``): it gives back what the object was made of
+                self._args_flow(node)
+                return frozenset(t for t in recv if not isinstance(t, Marker) or t.whole)
         if helper is not None:
             out = self.call_helper(node, *helper)
             if method is not None and dotted_name(func.value) not in ("self", "cls"):
@@ -901,8 +934,27 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         if external is not None:
             return external
         flow = union(recv, args)
-        return frozenset(t for t in flow if not isinstance(t, Marker))
+        # a whole record stays whole through a conversion (``str(entry)``, ``json.dumps(entry)``)
+        return frozenset(t for t in flow if not isinstance(t, Marker) or t.whole)
 
+
+    def _project_class(self, family: str) -> bool:
+        """Whether ``family`` (a qualified name) is a class defined in the run."""
+        found = self.a.project.resolve(family)
+        return found is not None and found[1] in found[0].classes
+
+    def _project_method(self, func: cst.Attribute, recv: Flow, method: str) -> bool:
+        """Whether ``<receiver>.method`` is known to be a method of a class in the run: called on
+        ``self``/``cls`` of a class defining it, on an object whose class is in the run, or on a
+        module-level instance or ``self.attr`` of such a class (``_chain_class``)."""
+        base = dotted_name(func.value)
+        if base in ("self", "cls") and self.class_name:
+            return f"{self.class_name}.{method}" in self.mod.functions
+        families = [m.family for m in markers(recv, "object") if m.family]
+        if not families:
+            family = self._chain_class(func.value)
+            families = [family] if family else []
+        return any(self.a.project.find_function(f"{f}.{method}") is not None for f in families)
 
     def module_collection(self, node: cst.Name) -> Flow:
         """A module-level collection read by the tool: empty at import, filled at run time (a

@@ -12,7 +12,7 @@ import libcst as cst
 
 from tokenlint.analysis import catalogue as cat
 from tokenlint.analysis.constants import keyword_arg, string_literal
-from tokenlint.analysis.external import QUERY_KEYWORDS
+from tokenlint.analysis.external import QUERY_KEYWORDS, http_body_bound
 from tokenlint.analysis.shapes import Shape
 from tokenlint.analysis.taints import (EMPTY, Bound, Flow, Marker, Param, Site, Src, apply_bound, markers, params,
                                        scalar_of, sources, union)
@@ -69,22 +69,21 @@ class LibraryCalls:
                 bound = self.bound_from(args[0].value, node) if args else None
                 if bound is not None and bound.fixed == -1 and isinstance(args[0].value, cst.UnaryOperation):
                     bound = None
-                src = Src(code, site, ".read()")
+                src = Src(code, site, ".read()", http_body_bound(recv))
                 return frozenset({src.with_bound(bound) if bound else src})
         if method == "communicate":
             return frozenset({Src("TL104", site, ".communicate()")})
         if method in ("json",) and not args:
-            return frozenset({Src("TL105", site, "HTTP response .json()")})
+            return frozenset({Src("TL105", site, "HTTP response .json()", http_body_bound(recv))})
         if method in ("text",) and markers(recv, "http_response"):
-            return frozenset({Src("TL105", site, "HTTP response .text()")})
+            return frozenset({Src("TL105", site, "HTTP response .text()", http_body_bound(recv))})
         if method in ("iter_lines", "iter_content", "aiter_lines", "aiter_bytes", "iter_text"):
             return frozenset({Marker("line_iter", site)})
         families = [m.family for m in markers(recv, "object") if m.family]
         other_sdk = bool(families) and not any(f.split(".")[0] in _HTTP_LIBRARIES for f in families)
         if method in cat.HTTP_METHODS and (markers(recv, "http_client") or (client_like(recv_name) and not other_sdk)):
             # (``client.get(key)`` on a pymemcache or redis client is the store's get, not HTTP)
-            self._args_flow(node)
-            return frozenset({Marker("http_response", site)})
+            return self.request_response(node, site)
         if method in ACCUMULATORS and recv_name is not None:
             flow = self._args_flow(node)
             self.env[recv_name] = union(self.env.get(recv_name, EMPTY), frozenset(t for t in flow if not isinstance(t, Marker)))

@@ -129,6 +129,14 @@ def is_plural(word: str) -> bool:
     return word.endswith(("s", "ices", "data")) and not word.endswith(("ss", "us", "is", "sis"))
 
 
+def scalar_name(name: str) -> bool:
+    """Whether an attribute or field name reads as a number or a flag (``max_row``,
+    ``total_count``, ``num_pages``, ``is_valid``, ``has_more``): a scalar word first, or a
+    count-like word last."""
+    ws = words(name)
+    return bool(ws) and (ws[0] in SCALAR_WORDS or (len(ws) > 1 and ws[-1] in ("count", "total", "size", "len", "length")))
+
+
 def call_shape(name: str) -> Shape:
     """The shape of the result of a call named ``name`` whose code tokenlint cannot see.
 
