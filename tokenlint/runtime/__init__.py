@@ -50,7 +50,8 @@ from .resources import (
     session_id_from_context,
 )
 from .response import MIN_MAX_TOKENS, fit_response, next_action
-from .store import ResultStore, StoredResult, default_store
+from .redis_store import STORE_URL_ENV, RedisResultStore
+from .store import ResultStore, StoredResult, default_store, set_default_store
 from .structured import PageEnvelope, Paged
 from .summary import summarize_omitted
 from .text_pages import format_footer, join_text_pages, parse_text_page, split_text
@@ -69,11 +70,14 @@ __all__ = [
     "Paged",
     "RESULT_URI_PREFIX",
     "as_content_blocks",
+    "RedisResultStore",
     "ResultStore",
+    "STORE_URL_ENV",
     "StoredResult",
     "TokenEstimator",
     "collect_pages",
     "default_store",
+    "set_default_store",
     "estimate_text_tokens",
     "fingerprint_arguments",
     "fit_json_text",

@@ -112,6 +112,8 @@ class _Pager:
         #: drop next_cursor (next_action holds it) and the "page" text from envelopes of text
         #: parts, for budgets too small for the full envelope (decided once per stored part)
         self.compact = False
+        #: page cuts were computed on ``entry`` (a shared store writes them back: ``save``)
+        self.dirty = False
         self._summarizer: OmittedSummarizer | None = None
 
     # -- continuation ------------------------------------------------------------------------
@@ -241,6 +243,7 @@ class _Pager:
         """Page ``value`` as the text of its compact JSON (``value_json`` pages) from now on."""
         entry = self.entry
         entry.kind = "value"
+        self.dirty = True
         entry.text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str)
         entry.items = entry.container = entry.list_key = None
 
@@ -262,6 +265,7 @@ class _Pager:
             pages = split_text(text, count_tokens=count, fits=fits,
                                body_budget_tokens=body_budget, respect_fences=False)
             self.entry.cache[key] = pages
+            self.dirty = True
         return pages
 
     def _item_maker(self, offset: int) -> Any:
@@ -328,6 +332,7 @@ class _Pager:
             if body_budget < 20:
                 raise ValueError(f"max_tokens={self.max_tokens} leaves no room for a text page"
                                  + _no_room_hint(self.est))
+            self.dirty = True
             entry.pages = split_text(
                 text, count_tokens=self.est.count_text_tokens,
                 fits=lambda body: self.est.fits(body, body_budget),
@@ -342,6 +347,7 @@ class _Pager:
         cursor = self.cursor(index + 1, 0) if index + 1 < n else None
         if not entry.total_tokens:  # page by page: linear even for one giant word
             entry.total_tokens = sum(self.est.count_text_tokens(p.body(text)) for p in pages)
+            self.dirty = True
         footer = format_footer(
             page=index + 1, pages=n, page_tokens=self.est.count_text_tokens(body),
             total_tokens=entry.total_tokens,
@@ -418,13 +424,13 @@ def fit_response(
         pager = _Pager(entry, tool=tool, arguments=arguments, session_id=session_id, store=store,
                        estimator=est, max_tokens=max_tokens, page_sizes=page_sizes)
         if entry.kind == "text":
-            return pager.text_page(pos.offset)
+            return _saved(pager, pager.text_page(pos.offset))
         if entry.kind == "value":
-            return pager.value_page(pos.part)
+            return _saved(pager, pager.value_page(pos.part))
         if pos.offset >= len(entry.items or []):
             raise CursorError(f"invalid cursor position; call {tool} again without cursor",
                               reason="tampered", tool=tool)
-        return pager.record_page(pos.offset, pos.part, first=False)
+        return _saved(pager, pager.record_page(pos.offset, pos.part, first=False))
 
     entry_id = new_entry_id()
     common = dict(entry_id=entry_id, tool=tool, fingerprint=fingerprint, session_id=session_id,
@@ -452,7 +458,14 @@ def fit_response(
             not pager.room_for_record_parts():
         pager.as_value(value)  # the dict's other keys leave no room beside a record's pieces
     if entry.kind == "text":
-        return pager.text_page(0)
+        return _saved(pager, pager.text_page(0))
     if entry.kind == "value":
-        return pager.value_page(1)
-    return pager.record_page(0, 0, first=True)
+        return _saved(pager, pager.value_page(1))
+    return _saved(pager, pager.record_page(0, 0, first=True))
+
+
+def _saved(pager: _Pager, page: Any) -> Any:
+    """``page``, after writing the page cuts ``pager`` computed back to a shared store."""
+    if pager.stored and pager.dirty:
+        pager.store.save(pager.entry)
+    return page
