@@ -33,6 +33,10 @@ from .estimator import (
     token_bounds,
 )
 from .limits import (
+    CLIENT_ENV,
+    PROFILES,
+    ClientProfile,
+    client_profile,
     CLAUDE_CODE_MAX_OUTPUT_TOKENS,
     CLAUDE_CODE_PERSIST_CHARS,
     DEFAULT_CURSOR_TTL_SECONDS,
@@ -57,6 +61,10 @@ from .summary import summarize_omitted
 from .text_pages import format_footer, join_text_pages, parse_text_page, split_text
 
 __all__ = [
+    "CLIENT_ENV",
+    "ClientProfile",
+    "PROFILES",
+    "client_profile",
     "CLAUDE_CODE_MAX_OUTPUT_TOKENS",
     "CLAUDE_CODE_PERSIST_CHARS",
     "CURSOR_INPUT_SCHEMA",

@@ -43,7 +43,7 @@ from .cursors import (
     read_cursor,
 )
 from .estimator import TokenEstimator, _fallback, render_json
-from .limits import DEFAULT_MAX_RESPONSE_TOKENS, DEFAULT_PAGE_SIZES
+from .limits import DEFAULT_MAX_RESPONSE_TOKENS, DEFAULT_PAGE_SIZES, ClientProfile, client_profile
 from .reduction import largest_fitting_count
 from .store import ResultStore, StoredResult, default_store
 from .summary import OmittedSummarizer
@@ -57,6 +57,31 @@ MIN_MAX_TOKENS = 200
 _DEFAULT_ESTIMATOR: TokenEstimator | None = None
 _CURSOR_PLACEHOLDER_CHARS = 58  # len(mint_cursor(...)); see cursors.py
 _RESERVE_TOKENS = 12  # slack for the real cursor vs. the placeholder used while sizing a page
+#: chars (and bytes) an SDK adds around a structured result that is not an object:
+#: ``{"result": ...}`` (mcp's FastMCP/MCPServer wrap lists and strs so)
+_SDK_WRAP_CHARS = 16
+
+
+def _within_size(profile: ClientProfile | None, text: str, value: Any) -> bool:
+    """Whether ``value``, sent as the text ``text`` and as structuredContent (compact JSON, maybe
+    wrapped in ``{"result": ...}``), is within ``profile``'s chars, bytes and lines in both forms."""
+    if profile is None or not profile.has_size_limits:
+        return True
+    if isinstance(value, str):
+        structured = json.dumps(value, ensure_ascii=False)
+    else:
+        structured = json.dumps(value, ensure_ascii=False, separators=(",", ":"),
+                                default=_fallback)
+    if profile.max_chars and \
+            max(len(text), len(structured) + _SDK_WRAP_CHARS) > profile.max_chars:
+        return False
+    if profile.max_bytes and max(len(text.encode("utf-8", "surrogatepass")),
+                                 len(structured.encode("utf-8", "surrogatepass"))
+                                 + _SDK_WRAP_CHARS) > profile.max_bytes:
+        return False
+    if profile.max_lines and text.count("\n") + 1 > profile.max_lines:
+        return False
+    return True
 
 
 def _default_estimator() -> TokenEstimator:
@@ -99,8 +124,10 @@ class _Pager:
 
     def __init__(self, entry: StoredResult, *, tool: str, arguments: Mapping[str, Any] | None,
                  session_id: str | None, store: ResultStore, estimator: TokenEstimator,
-                 max_tokens: int, page_sizes: Sequence[int]) -> None:
+                 max_tokens: int, page_sizes: Sequence[int],
+                 profile: ClientProfile | None = None) -> None:
         self.entry = entry
+        self.profile = profile
         self.tool = tool
         self.arguments = arguments
         self.session_id = session_id
@@ -137,7 +164,9 @@ class _Pager:
         return out
 
     def fits(self, page: Any) -> bool:
-        return self.est.fits(self.est.render(page), self.max_tokens - _RESERVE_TOKENS)
+        text = self.est.render(page)
+        return self.est.fits(text, self.max_tokens - _RESERVE_TOKENS) and \
+            _within_size(self.profile, text, page)
 
     # -- records -------------------------------------------------------------------------------
     def envelope(self, items: list[Any], offset: int, extra: dict[str, Any],
@@ -209,7 +238,9 @@ class _Pager:
                 last = offset + k >= total
                 cursor = None if last else self.cursor(offset + k, 0)
                 page = page_for(k, cursor)
-                if self.est.fits(self.est.render(page), self.max_tokens):
+                text = self.est.render(page)
+                if self.est.fits(text, self.max_tokens) and \
+                        _within_size(self.profile, text, page):
                     return page
                 k -= 1  # the real cursor tokenized worse than the placeholder: shrink
             # a single record larger than the budget: serve it as text pages of its JSON
@@ -335,7 +366,8 @@ class _Pager:
             self.dirty = True
             entry.pages = split_text(
                 text, count_tokens=self.est.count_text_tokens,
-                fits=lambda body: self.est.fits(body, body_budget),
+                fits=lambda body: self.est.fits(body, body_budget) and
+                _within_size(self.profile, body + worst, body + worst),
                 body_budget_tokens=body_budget)
         pages: list[TextPage] = entry.pages
         n = len(pages)
@@ -380,6 +412,7 @@ def fit_response(
     store: ResultStore | None = None,
     estimator: TokenEstimator | None = None,
     page_sizes: Sequence[int] = DEFAULT_PAGE_SIZES,
+    client: str | ClientProfile | None = None,
 ) -> Any:
     """Return ``value`` if it fits ``max_tokens``, else its first page; with ``cursor``, a later page.
 
@@ -395,18 +428,31 @@ def fit_response(
     ``estimator``: the ``TokenEstimator`` (default: ``TokenEstimator()``, exact when tiktoken is
     installed).
     ``page_sizes``: record counts progressive reduction tries (default 50, 40, 30, 20, 10).
+    ``client``: a client profile (``limits.PROFILES``: ``"claude-code"``, ``"codex"``,
+    ``"copilot-cli"``, ``"claude-desktop"``, ``"generic"``, or a ``ClientProfile``); the one the
+    environment variable ``TOKENLINT_CLIENT`` names applies too (the server operator's choice,
+    no code change). Their limits (tokens, chars, bytes, lines) apply on top of ``max_tokens``,
+    the tightest binding, to the page in every form the SDK sends (its text and its
+    structuredContent): e.g. under ``codex`` every page is at most 10,000 UTF-8 bytes and 256
+    lines.
 
     Returns ``value`` itself, an envelope dict, or a str text page (module docstring).
     Raises ``CursorError`` (a ValueError; message meant for the model) for an expired, edited,
-    foreign or evicted cursor; ``ValueError`` for a budget below ``MIN_MAX_TOKENS``.
+    foreign or evicted cursor; ``ValueError`` for a budget below ``MIN_MAX_TOKENS`` or an unknown
+    client profile.
     """
     if max_tokens < MIN_MAX_TOKENS:
         raise ValueError(f"max_tokens must be at least {MIN_MAX_TOKENS} tokens, not {max_tokens}")
+    profile = client_profile(client)
+    if profile is not None:
+        max_tokens = max(profile.budget_tokens(max_tokens), MIN_MAX_TOKENS)
     store = store if store is not None else default_store()
     est = estimator if estimator is not None else _default_estimator()
     if cursor is None and arguments:
         cursor = arguments.get(CURSOR_ARGUMENT) or None  # type: ignore[assignment]
-    if not cursor and est.fits_value(value, max_tokens):
+    if not cursor and est.fits_value(value, max_tokens) and \
+            (profile is None or not profile.has_size_limits
+             or _within_size(profile, est.render(value), value)):
         return value  # the common case: nothing else is computed
 
     fingerprint = fingerprint_arguments(arguments)
@@ -422,7 +468,8 @@ def fit_response(
                 f"memory bounded; call {tool} again without cursor",
                 reason="evicted", tool=tool)
         pager = _Pager(entry, tool=tool, arguments=arguments, session_id=session_id, store=store,
-                       estimator=est, max_tokens=max_tokens, page_sizes=page_sizes)
+                       estimator=est, max_tokens=max_tokens, page_sizes=page_sizes,
+                       profile=profile)
         if entry.kind == "text":
             return _saved(pager, pager.text_page(pos.offset))
         if entry.kind == "value":
@@ -452,7 +499,8 @@ def fit_response(
         entry = StoredResult(kind="value", text=text, size_bytes=len(text.encode("utf-8")),
                              **common)  # type: ignore[arg-type]
     pager = _Pager(entry, tool=tool, arguments=arguments, session_id=session_id, store=store,
-                   estimator=est, max_tokens=max_tokens, page_sizes=page_sizes)
+                   estimator=est, max_tokens=max_tokens, page_sizes=page_sizes,
+                   profile=profile)
     pager.stored = store.put(entry)
     if entry.kind == "records" and entry.container is not None and \
             not pager.room_for_record_parts():
