@@ -48,6 +48,7 @@ from .reduction import largest_fitting_count
 from .resources import (
     RESULT_URI_PREFIX,
     as_content_blocks,
+    current_session_id,
     read_stored_result,
     register_result_resource,
     resource_link,
@@ -84,6 +85,7 @@ __all__ = [
     "StoredResult",
     "TokenEstimator",
     "collect_pages",
+    "current_session_id",
     "default_store",
     "set_default_store",
     "estimate_text_tokens",

@@ -422,8 +422,10 @@ def fit_response(
     argument fingerprint and replaced in ``next_action``).
     ``max_tokens``: budget per response in tokens (default 10,000: Claude Code warns above it,
     field.md section 2); at least ``MIN_MAX_TOKENS``.
-    ``session_id``: the client session (``session_id_from_context(ctx)``), None without one;
-    cursors and stored results are bound to it.
+    ``session_id``: the client session (``session_id_from_context(ctx)``); when None, the session
+    of the SDK call running now (``resources.current_session_id``: mcp 1.x and standalone fastmcp
+    reach it without a ``Context`` parameter), else none; cursors and stored results are bound
+    to it.
     ``store``: the ``ResultStore`` (default: one per process, ``default_store()``).
     ``estimator``: the ``TokenEstimator`` (default: ``TokenEstimator()``, exact when tiktoken is
     installed).
@@ -443,6 +445,10 @@ def fit_response(
     """
     if max_tokens < MIN_MAX_TOKENS:
         raise ValueError(f"max_tokens must be at least {MIN_MAX_TOKENS} tokens, not {max_tokens}")
+    if session_id is None:
+        from .resources import current_session_id
+
+        session_id = current_session_id()
     profile = client_profile(client)
     if profile is not None:
         max_tokens = max(profile.budget_tokens(max_tokens), MIN_MAX_TOKENS)
