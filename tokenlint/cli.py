@@ -40,6 +40,16 @@ def _file_options(command):
     return command
 
 
+def _client_option(command):
+    """``--client NAME``, shared by check and fix."""
+    from tokenlint.config import CLIENT_NAMES
+
+    return click.option(
+        "--client", type=click.Choice(CLIENT_NAMES), default=None,
+        help="Client profile whose limits (tokens, chars, bytes, lines; the tightest binds) the "
+             "budget keeps: check names them, fix writes them into each rewritten tool.")(command)
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="tokenlint")
 def main() -> None:
@@ -75,6 +85,7 @@ def main() -> None:
 @click.option("--exit-zero", is_flag=True, help="Exit 0 even when there are findings (2 still means failure).")
 @click.option("--max-response-tokens", type=click.IntRange(min=1), default=None,
               help=f"Token budget per tool response. [default: {DEFAULT_MAX_RESPONSE_TOKENS:,}]")
+@_client_option
 @_file_options
 @click.option("-q", "--quiet", is_flag=True, help="Print diagnostics only: no risk table, no summary.")
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=None,
@@ -85,7 +96,7 @@ def main() -> None:
               help="Where to keep the cache. [default: .tokenlint_cache next to the config file, "
                    "else in the working directory; env: TOKENLINT_CACHE_DIR]")
 def check(paths, fmt, output_file, statistics, baseline_file, write_baseline_file, show_files, show_settings,
-          select, extend_select, ignore, fail_on, exit_zero, max_response_tokens, config_path,
+          select, extend_select, ignore, fail_on, exit_zero, max_response_tokens, client, config_path,
           force_exclude, no_gitignore, quiet, jobs, no_cache, cache_dir) -> None:
     """Check PATHS (default: .) and report each finding and each tool's risk level.
 
@@ -109,6 +120,7 @@ def check(paths, fmt, output_file, statistics, baseline_file, write_baseline_fil
         "ignore": _codes(ignore),
         "fail_on": fail_on,
         "max_response_tokens": max_response_tokens,
+        "client": client,
         "force_exclude": force_exclude,
         "respect_gitignore": False if no_gitignore else None,
     })
@@ -231,10 +243,11 @@ def _settings(paths: list[str], config_path: str | None, overrides: dict) -> Set
 @click.option("--no-declare-dependency", is_flag=True,
               help="Do not add the runtime requirement (mcp-tokenlint-runtime) to the rewritten "
               "project's pyproject.toml or requirements.txt.")
+@_client_option
 @_file_options
 @click.option("-q", "--quiet", is_flag=True, help="Print only errors and tools left unfixed.")
-def fix(paths, diff, max_response_tokens, no_declare_dependency, config_path, force_exclude, no_gitignore,
-        quiet) -> None:
+def fix(paths, diff, max_response_tokens, no_declare_dependency, client, config_path, force_exclude,
+        no_gitignore, quiet) -> None:
     """Rewrite every HIGH or MEDIUM tool under PATHS (default: .) to keep its response in budget.
 
     Each data-carrying `return` goes through `tokenlint.runtime` (`fit_response`, or
@@ -257,6 +270,7 @@ def fix(paths, diff, max_response_tokens, no_declare_dependency, config_path, fo
     paths = list(paths) or ["."]
     settings = _settings(paths, config_path, {
         "max_response_tokens": max_response_tokens,
+        "client": client,
         "force_exclude": force_exclude,
         "respect_gitignore": False if no_gitignore else None,
         "declare_dependency": False if no_declare_dependency else None,

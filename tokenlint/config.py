@@ -57,6 +57,10 @@ class Settings:
     force_exclude: bool = False
     #: ``fix`` declares ``mcp-tokenlint-runtime`` in the rewritten project's manifest.
     declare_dependency: bool = True
+    #: client profile (``tokenlint.runtime.limits.PROFILES``: claude-code, codex, copilot-cli,
+    #: claude-desktop, generic); None: the token budget alone. ``check`` names its limits and
+    #: ``fix`` writes ``client=...`` into each runtime call, so pages keep them.
+    client: str | None = None
     config_file: str | None = None
     root: str = "."
 
@@ -74,7 +78,7 @@ _KEYS = {
     "select": list, "ignore": list, "extend-select": list, "exclude": list,
     "extend-exclude": list, "per-file-ignores": dict, "max-response-tokens": int,
     "max-definition-tokens": int, "fail-on": str, "extra-sources": dict, "extra-bounds": list,
-    "respect-gitignore": bool, "force-exclude": bool, "declare-dependency": bool,
+    "respect-gitignore": bool, "force-exclude": bool, "declare-dependency": bool, "client": str,
 }
 
 
@@ -111,10 +115,29 @@ def load_settings(config_file: Path | None, overrides: dict[str, Any] | None = N
     for key, value in (overrides or {}).items():
         if value is not None:
             settings = replace(settings, **{key: value})
+    if settings.client is not None:
+        settings = _with_client(settings)
     if settings.fail_on not in FAIL_ON_CHOICES:
         raise ConfigError(f"fail-on must be one of {', '.join(FAIL_ON_CHOICES)}, not {settings.fail_on!r}")
     _check_selectors(settings)
     return settings
+
+
+#: The client profiles ``--client`` and ``client = ...`` accept: the names of
+#: ``tokenlint.runtime.limits.PROFILES`` (spelled out so the CLI starts without importing the
+#: runtime; tests/test_client_profiles.py checks they agree).
+CLIENT_NAMES = ("claude-code", "codex", "copilot-cli", "claude-desktop", "generic")
+
+
+def _with_client(settings: Settings) -> Settings:
+    """Check ``client`` and bound ``max_response_tokens`` by the profile's token limit (tokens).
+    Raises ``ConfigError`` for an unknown profile."""
+    from tokenlint.runtime.limits import PROFILES
+
+    profile = PROFILES.get(settings.client or "")
+    if profile is None:
+        raise ConfigError(f"client must be one of {', '.join(PROFILES)}, not {settings.client!r}")
+    return replace(settings, max_response_tokens=profile.budget_tokens(settings.max_response_tokens))
 
 
 def _check_selectors(settings: Settings) -> None:

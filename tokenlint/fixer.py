@@ -104,7 +104,7 @@ def fix_paths(paths: list[str], settings: Settings) -> FixResult:
         overrides: dict[Path, str] = {}
         for mod, facts_list in by_module.values():
             plan = plan_module(mod, facts_list, settings.max_response_tokens,
-                               frozenset(excluded.get(mod.path, ())))
+                               frozenset(excluded.get(mod.path, ())), client=settings.client)
             plans[mod.path] = (mod, plan)
             if mod.path in refused:
                 for o in plan.outcomes:

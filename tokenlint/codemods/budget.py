@@ -102,6 +102,8 @@ class FitToBudget(VisitorBasedCodemodCommand):
         if wrap.session_id:
             options.append(f"session_id={wrap.session_id}")
         options.append(f"max_tokens={wrap.max_tokens:_}")
+        if wrap.client:
+            options.append(f"client={_string_literal(wrap.client)}")
         if wrap.call == "fit_json_text":
             assert isinstance(node, cst.Call)
             value = node_code(node.args[0].value)

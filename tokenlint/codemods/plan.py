@@ -24,7 +24,7 @@ Edits per tool (design.md, "What a rewritten tool returns"):
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import libcst as cst
 
@@ -90,6 +90,8 @@ class Wrap:
     cursor: str
     max_tokens: int
     session_id: str | None = None
+    #: a client profile name written as ``client="..."`` (``--client``), or None
+    client: str | None = None
 
 
 @dataclass
@@ -186,12 +188,13 @@ class Unfixable(Exception):
 
 
 def plan_module(mod: ParsedModule, facts_list: list[ToolFacts], max_tokens: int,
-                exclude: frozenset[str] = frozenset()) -> FilePlan:
+                exclude: frozenset[str] = frozenset(), client: str | None = None) -> FilePlan:
     """Plan the rewrite of every HIGH or MEDIUM tool defined in ``mod``.
 
     ``facts_list``: the facts of the module's tools (``ToolFacts.risk`` set by the engine);
     ``max_tokens``: the budget written into each call (tokens); ``exclude``: tool names not to
-    rewrite (a first attempt did not make them LOW). Never raises for a tool: ``Unfixable``
+    rewrite (a first attempt did not make them LOW); ``client``: the client profile each call
+    names (``client="codex"``), None for none. Never raises for a tool: ``Unfixable``
     becomes a ``ToolOutcome`` with ``fixed=False``.
     """
     plan = FilePlan()
@@ -212,6 +215,8 @@ def plan_module(mod: ParsedModule, facts_list: list[ToolFacts], max_tokens: int,
             continue
         _merge(plan, sub)
         outcome.fixed = True
+    if client:
+        plan.wraps = {k: replace(w, client=client) for k, w in plan.wraps.items()}
     return plan
 
 

@@ -87,7 +87,17 @@ class MissingPreEstimation(Rule):
             self,
             site,
             f"tool `{facts.tool.name}` returns data-dependent content without estimating its tokens "
-            f"against a budget (max-response-tokens = {ctx.settings.max_response_tokens:,})",
+            f"against a budget (max-response-tokens = {ctx.settings.max_response_tokens:,}"
+            f"{_client_limits(ctx.settings.client)})",
             facts.tool.name,
             Risk.MEDIUM,
         )
+
+
+def _client_limits(client: str | None) -> str:
+    """``"; client codex: 10,000 bytes or 256 lines"`` for a client profile, else ``""``."""
+    if not client:
+        return ""
+    from tokenlint.runtime.limits import PROFILES
+
+    return f"; client {client}: {PROFILES[client].describe()}"

@@ -33,6 +33,10 @@ from .estimator import (
     token_bounds,
 )
 from .limits import (
+    CLIENT_ENV,
+    PROFILES,
+    ClientProfile,
+    client_profile,
     CLAUDE_CODE_MAX_OUTPUT_TOKENS,
     CLAUDE_CODE_PERSIST_CHARS,
     DEFAULT_CURSOR_TTL_SECONDS,
@@ -44,18 +48,24 @@ from .reduction import largest_fitting_count
 from .resources import (
     RESULT_URI_PREFIX,
     as_content_blocks,
+    current_session_id,
     read_stored_result,
     register_result_resource,
     resource_link,
     session_id_from_context,
 )
 from .response import MIN_MAX_TOKENS, fit_response, next_action
-from .store import ResultStore, StoredResult, default_store
+from .redis_store import STORE_URL_ENV, RedisResultStore
+from .store import ResultStore, StoredResult, default_store, set_default_store
 from .structured import PageEnvelope, Paged
 from .summary import summarize_omitted
 from .text_pages import format_footer, join_text_pages, parse_text_page, split_text
 
 __all__ = [
+    "CLIENT_ENV",
+    "ClientProfile",
+    "PROFILES",
+    "client_profile",
     "CLAUDE_CODE_MAX_OUTPUT_TOKENS",
     "CLAUDE_CODE_PERSIST_CHARS",
     "CURSOR_INPUT_SCHEMA",
@@ -69,11 +79,15 @@ __all__ = [
     "Paged",
     "RESULT_URI_PREFIX",
     "as_content_blocks",
+    "RedisResultStore",
     "ResultStore",
+    "STORE_URL_ENV",
     "StoredResult",
     "TokenEstimator",
     "collect_pages",
+    "current_session_id",
     "default_store",
+    "set_default_store",
     "estimate_text_tokens",
     "fingerprint_arguments",
     "fit_json_text",

@@ -78,6 +78,7 @@ def fit_json_text(
     session_id: str | None = None,
     page_sizes: Any = None,
     exact: bool = True,
+    client: Any = None,
     **json_kwargs: Any,
 ) -> str:
     """``fit_response`` for a branch that sends ``json.dumps(value, **json_kwargs)``.
@@ -86,7 +87,8 @@ def fit_json_text(
     (a text page for a str ``value``). Pages are measured in that rendering, so ``ensure_ascii``,
     ``indent`` or ``default`` given here count. ``exact=False`` never loads tiktoken. Raises
     ``CursorError`` like ``fit_response``; a low-level server turns it into an ``isError`` result
-    with its message.
+    with its message. ``client``: a client profile, as for ``fit_response`` (the one
+    ``TOKENLINT_CLIENT`` names applies too).
     """
     def dumps(v: Any) -> str:
         return json.dumps(v, **json_kwargs)
@@ -97,7 +99,7 @@ def fit_json_text(
         options["page_sizes"] = page_sizes
     result = fit_response(value, tool=tool, arguments=arguments, cursor=cursor,
                           max_tokens=max_tokens, store=store, session_id=session_id,
-                          estimator=estimator, **options)
+                          estimator=estimator, client=client, **options)
     if isinstance(result, str) and (result is not value or isinstance(value, str)):
         return result
     return dumps(result)

@@ -21,6 +21,7 @@ bind to "no session".
 from __future__ import annotations
 
 import json
+import sys
 from typing import Any, Mapping
 
 from .estimator import render_json
@@ -28,7 +29,7 @@ from .sdk_errors import flavoured
 from .store import ResultStore, StoredResult, default_store
 
 __all__ = ["ResultNotFoundError", "RESULT_URI_PREFIX", "register_result_resource", "read_stored_result",
-           "resource_link", "as_content_blocks", "session_id_from_context"]
+           "resource_link", "as_content_blocks", "session_id_from_context", "current_session_id"]
 
 #: Scheme and path of stored-result URIs; the entry id follows.
 RESULT_URI_PREFIX = "tokenlint://results/"
@@ -77,6 +78,42 @@ def session_id_from_context(ctx: Any) -> str | None:
     if headers is not None:
         try:
             sid = headers.get("mcp-session-id")
+        except Exception:
+            sid = None
+        if sid:
+            return str(sid)
+    return None
+
+
+def current_session_id() -> str | None:
+    """The client session of the tool call running now, found without a ``Context`` parameter
+    (so a tool that has none still binds its cursors to its client's session); None outside a
+    call or where the SDK keeps no reachable request context.
+
+    * standalone fastmcp (3.x, 4.x): ``fastmcp.server.dependencies.get_context()``, then as
+      ``session_id_from_context``;
+    * mcp 1.x (``FastMCP`` and the low-level ``Server``): the ``request_ctx`` context variable
+      of ``mcp.server.lowlevel.server``: its HTTP request's ``mcp-session-id`` header;
+    * mcp 2.x ``MCPServer``/low-level ``Server``: keep no context variable: None (pass
+      ``session_id_from_context(ctx)`` from a ``Context`` parameter there).
+
+    Only looks into SDK modules already imported: it never imports one.
+    """
+    deps = sys.modules.get("fastmcp.server.dependencies")
+    if deps is not None:
+        try:
+            sid = session_id_from_context(deps.get_context())
+        except Exception:  # no fastmcp call running
+            sid = None
+        if sid:
+            return sid
+    lowlevel = sys.modules.get("mcp.server.lowlevel.server")
+    var = getattr(lowlevel, "request_ctx", None)
+    if var is not None:
+        try:
+            request_context = var.get(None)
+            headers = getattr(getattr(request_context, "request", None), "headers", None)
+            sid = headers.get("mcp-session-id") if headers is not None else None
         except Exception:
             sid = None
         if sid:

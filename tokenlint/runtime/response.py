@@ -43,7 +43,7 @@ from .cursors import (
     read_cursor,
 )
 from .estimator import TokenEstimator, _fallback, render_json
-from .limits import DEFAULT_MAX_RESPONSE_TOKENS, DEFAULT_PAGE_SIZES
+from .limits import DEFAULT_MAX_RESPONSE_TOKENS, DEFAULT_PAGE_SIZES, ClientProfile, client_profile
 from .reduction import largest_fitting_count
 from .store import ResultStore, StoredResult, default_store
 from .summary import OmittedSummarizer
@@ -57,6 +57,31 @@ MIN_MAX_TOKENS = 200
 _DEFAULT_ESTIMATOR: TokenEstimator | None = None
 _CURSOR_PLACEHOLDER_CHARS = 58  # len(mint_cursor(...)); see cursors.py
 _RESERVE_TOKENS = 12  # slack for the real cursor vs. the placeholder used while sizing a page
+#: chars (and bytes) an SDK adds around a structured result that is not an object:
+#: ``{"result": ...}`` (mcp's FastMCP/MCPServer wrap lists and strs so)
+_SDK_WRAP_CHARS = 16
+
+
+def _within_size(profile: ClientProfile | None, text: str, value: Any) -> bool:
+    """Whether ``value``, sent as the text ``text`` and as structuredContent (compact JSON, maybe
+    wrapped in ``{"result": ...}``), is within ``profile``'s chars, bytes and lines in both forms."""
+    if profile is None or not profile.has_size_limits:
+        return True
+    if isinstance(value, str):
+        structured = json.dumps(value, ensure_ascii=False)
+    else:
+        structured = json.dumps(value, ensure_ascii=False, separators=(",", ":"),
+                                default=_fallback)
+    if profile.max_chars and \
+            max(len(text), len(structured) + _SDK_WRAP_CHARS) > profile.max_chars:
+        return False
+    if profile.max_bytes and max(len(text.encode("utf-8", "surrogatepass")),
+                                 len(structured.encode("utf-8", "surrogatepass"))
+                                 + _SDK_WRAP_CHARS) > profile.max_bytes:
+        return False
+    if profile.max_lines and text.count("\n") + 1 > profile.max_lines:
+        return False
+    return True
 
 
 def _default_estimator() -> TokenEstimator:
@@ -99,8 +124,10 @@ class _Pager:
 
     def __init__(self, entry: StoredResult, *, tool: str, arguments: Mapping[str, Any] | None,
                  session_id: str | None, store: ResultStore, estimator: TokenEstimator,
-                 max_tokens: int, page_sizes: Sequence[int]) -> None:
+                 max_tokens: int, page_sizes: Sequence[int],
+                 profile: ClientProfile | None = None) -> None:
         self.entry = entry
+        self.profile = profile
         self.tool = tool
         self.arguments = arguments
         self.session_id = session_id
@@ -112,6 +139,8 @@ class _Pager:
         #: drop next_cursor (next_action holds it) and the "page" text from envelopes of text
         #: parts, for budgets too small for the full envelope (decided once per stored part)
         self.compact = False
+        #: page cuts were computed on ``entry`` (a shared store writes them back: ``save``)
+        self.dirty = False
         self._summarizer: OmittedSummarizer | None = None
 
     # -- continuation ------------------------------------------------------------------------
@@ -135,7 +164,9 @@ class _Pager:
         return out
 
     def fits(self, page: Any) -> bool:
-        return self.est.fits(self.est.render(page), self.max_tokens - _RESERVE_TOKENS)
+        text = self.est.render(page)
+        return self.est.fits(text, self.max_tokens - _RESERVE_TOKENS) and \
+            _within_size(self.profile, text, page)
 
     # -- records -------------------------------------------------------------------------------
     def envelope(self, items: list[Any], offset: int, extra: dict[str, Any],
@@ -207,7 +238,9 @@ class _Pager:
                 last = offset + k >= total
                 cursor = None if last else self.cursor(offset + k, 0)
                 page = page_for(k, cursor)
-                if self.est.fits(self.est.render(page), self.max_tokens):
+                text = self.est.render(page)
+                if self.est.fits(text, self.max_tokens) and \
+                        _within_size(self.profile, text, page):
                     return page
                 k -= 1  # the real cursor tokenized worse than the placeholder: shrink
             # a single record larger than the budget: serve it as text pages of its JSON
@@ -241,6 +274,7 @@ class _Pager:
         """Page ``value`` as the text of its compact JSON (``value_json`` pages) from now on."""
         entry = self.entry
         entry.kind = "value"
+        self.dirty = True
         entry.text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str)
         entry.items = entry.container = entry.list_key = None
 
@@ -262,6 +296,7 @@ class _Pager:
             pages = split_text(text, count_tokens=count, fits=fits,
                                body_budget_tokens=body_budget, respect_fences=False)
             self.entry.cache[key] = pages
+            self.dirty = True
         return pages
 
     def _item_maker(self, offset: int) -> Any:
@@ -328,9 +363,11 @@ class _Pager:
             if body_budget < 20:
                 raise ValueError(f"max_tokens={self.max_tokens} leaves no room for a text page"
                                  + _no_room_hint(self.est))
+            self.dirty = True
             entry.pages = split_text(
                 text, count_tokens=self.est.count_text_tokens,
-                fits=lambda body: self.est.fits(body, body_budget),
+                fits=lambda body: self.est.fits(body, body_budget) and
+                _within_size(self.profile, body + worst, body + worst),
                 body_budget_tokens=body_budget)
         pages: list[TextPage] = entry.pages
         n = len(pages)
@@ -342,6 +379,7 @@ class _Pager:
         cursor = self.cursor(index + 1, 0) if index + 1 < n else None
         if not entry.total_tokens:  # page by page: linear even for one giant word
             entry.total_tokens = sum(self.est.count_text_tokens(p.body(text)) for p in pages)
+            self.dirty = True
         footer = format_footer(
             page=index + 1, pages=n, page_tokens=self.est.count_text_tokens(body),
             total_tokens=entry.total_tokens,
@@ -374,6 +412,7 @@ def fit_response(
     store: ResultStore | None = None,
     estimator: TokenEstimator | None = None,
     page_sizes: Sequence[int] = DEFAULT_PAGE_SIZES,
+    client: str | ClientProfile | None = None,
 ) -> Any:
     """Return ``value`` if it fits ``max_tokens``, else its first page; with ``cursor``, a later page.
 
@@ -383,24 +422,43 @@ def fit_response(
     argument fingerprint and replaced in ``next_action``).
     ``max_tokens``: budget per response in tokens (default 10,000: Claude Code warns above it,
     field.md section 2); at least ``MIN_MAX_TOKENS``.
-    ``session_id``: the client session (``session_id_from_context(ctx)``), None without one;
-    cursors and stored results are bound to it.
+    ``session_id``: the client session (``session_id_from_context(ctx)``); when None, the session
+    of the SDK call running now (``resources.current_session_id``: mcp 1.x and standalone fastmcp
+    reach it without a ``Context`` parameter), else none; cursors and stored results are bound
+    to it.
     ``store``: the ``ResultStore`` (default: one per process, ``default_store()``).
     ``estimator``: the ``TokenEstimator`` (default: ``TokenEstimator()``, exact when tiktoken is
     installed).
     ``page_sizes``: record counts progressive reduction tries (default 50, 40, 30, 20, 10).
+    ``client``: a client profile (``limits.PROFILES``: ``"claude-code"``, ``"codex"``,
+    ``"copilot-cli"``, ``"claude-desktop"``, ``"generic"``, or a ``ClientProfile``); the one the
+    environment variable ``TOKENLINT_CLIENT`` names applies too (the server operator's choice,
+    no code change). Their limits (tokens, chars, bytes, lines) apply on top of ``max_tokens``,
+    the tightest binding, to the page in every form the SDK sends (its text and its
+    structuredContent): e.g. under ``codex`` every page is at most 10,000 UTF-8 bytes and 256
+    lines.
 
     Returns ``value`` itself, an envelope dict, or a str text page (module docstring).
     Raises ``CursorError`` (a ValueError; message meant for the model) for an expired, edited,
-    foreign or evicted cursor; ``ValueError`` for a budget below ``MIN_MAX_TOKENS``.
+    foreign or evicted cursor; ``ValueError`` for a budget below ``MIN_MAX_TOKENS`` or an unknown
+    client profile.
     """
     if max_tokens < MIN_MAX_TOKENS:
         raise ValueError(f"max_tokens must be at least {MIN_MAX_TOKENS} tokens, not {max_tokens}")
+    if session_id is None:
+        from .resources import current_session_id
+
+        session_id = current_session_id()
+    profile = client_profile(client)
+    if profile is not None:
+        max_tokens = max(profile.budget_tokens(max_tokens), MIN_MAX_TOKENS)
     store = store if store is not None else default_store()
     est = estimator if estimator is not None else _default_estimator()
     if cursor is None and arguments:
         cursor = arguments.get(CURSOR_ARGUMENT) or None  # type: ignore[assignment]
-    if not cursor and est.fits_value(value, max_tokens):
+    if not cursor and est.fits_value(value, max_tokens) and \
+            (profile is None or not profile.has_size_limits
+             or _within_size(profile, est.render(value), value)):
         return value  # the common case: nothing else is computed
 
     fingerprint = fingerprint_arguments(arguments)
@@ -416,15 +474,16 @@ def fit_response(
                 f"memory bounded; call {tool} again without cursor",
                 reason="evicted", tool=tool)
         pager = _Pager(entry, tool=tool, arguments=arguments, session_id=session_id, store=store,
-                       estimator=est, max_tokens=max_tokens, page_sizes=page_sizes)
+                       estimator=est, max_tokens=max_tokens, page_sizes=page_sizes,
+                       profile=profile)
         if entry.kind == "text":
-            return pager.text_page(pos.offset)
+            return _saved(pager, pager.text_page(pos.offset))
         if entry.kind == "value":
-            return pager.value_page(pos.part)
+            return _saved(pager, pager.value_page(pos.part))
         if pos.offset >= len(entry.items or []):
             raise CursorError(f"invalid cursor position; call {tool} again without cursor",
                               reason="tampered", tool=tool)
-        return pager.record_page(pos.offset, pos.part, first=False)
+        return _saved(pager, pager.record_page(pos.offset, pos.part, first=False))
 
     entry_id = new_entry_id()
     common = dict(entry_id=entry_id, tool=tool, fingerprint=fingerprint, session_id=session_id,
@@ -446,13 +505,21 @@ def fit_response(
         entry = StoredResult(kind="value", text=text, size_bytes=len(text.encode("utf-8")),
                              **common)  # type: ignore[arg-type]
     pager = _Pager(entry, tool=tool, arguments=arguments, session_id=session_id, store=store,
-                   estimator=est, max_tokens=max_tokens, page_sizes=page_sizes)
+                   estimator=est, max_tokens=max_tokens, page_sizes=page_sizes,
+                   profile=profile)
     pager.stored = store.put(entry)
     if entry.kind == "records" and entry.container is not None and \
             not pager.room_for_record_parts():
         pager.as_value(value)  # the dict's other keys leave no room beside a record's pieces
     if entry.kind == "text":
-        return pager.text_page(0)
+        return _saved(pager, pager.text_page(0))
     if entry.kind == "value":
-        return pager.value_page(1)
-    return pager.record_page(0, 0, first=True)
+        return _saved(pager, pager.value_page(1))
+    return _saved(pager, pager.record_page(0, 0, first=True))
+
+
+def _saved(pager: _Pager, page: Any) -> Any:
+    """``page``, after writing the page cuts ``pager`` computed back to a shared store."""
+    if pager.stored and pager.dirty:
+        pager.store.save(pager.entry)
+    return page

@@ -9,9 +9,11 @@
 Putting a result evicts expired entries, then least-recently-used ones until both bounds hold; a
 result larger than ``max_bytes`` on its own is not stored (``put`` returns False).
 
-Several server processes can serve one cursor with a shared store: subclass ``ResultStore`` and
-override ``put``/``get``/``touch`` (for example on Redis or a database, pickling ``StoredResult``),
-and give every process the same ``secret`` so their cursors verify everywhere.
+Several server processes can serve one cursor with a shared store: ``redis_store.RedisResultStore``
+(``pip install 'mcp-tokenlint-runtime[redis]'``), turned on for ``default_store()`` by the
+environment variable ``TOKENLINT_STORE_URL=redis://host:6379/0``. Other shared stores subclass
+``ResultStore`` and override ``put``/``get``/``touch``/``save``, and give every process the same
+``secret`` so their cursors verify everywhere.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from typing import Any
 
 from .limits import DEFAULT_CURSOR_TTL_SECONDS
 
-__all__ = ["ResultStore", "StoredResult", "default_store"]
+__all__ = ["ResultStore", "StoredResult", "default_store", "set_default_store"]
 
 
 @dataclass
@@ -125,6 +127,11 @@ class ResultStore:
                 entry.expires_at = max(entry.expires_at, expires_at)
                 self._entries.move_to_end(entry_id)
 
+    def save(self, entry: StoredResult) -> None:
+        """Persist what paging computed on ``entry`` (its page cuts) after ``put``. Nothing to do
+        in memory (the stored object is the one paged); a shared store writes it back so every
+        process cuts the same pages."""
+
     def new_expiry(self) -> float:
         """Unix time at which something created now expires."""
         return self.clock() + self.ttl_seconds
@@ -170,9 +177,23 @@ _DEFAULT_LOCK = threading.Lock()
 
 
 def default_store() -> ResultStore:
-    """The process-wide store ``fit_response`` uses when it is given none."""
+    """The process-wide store ``fit_response`` uses when it is given none.
+
+    In memory, unless the environment variable ``TOKENLINT_STORE_URL`` names a shared store
+    (``redis://host:6379/0``: a ``RedisResultStore``, see ``redis_store``), read on first use.
+    Raises ``ValueError`` for a URL of another scheme, ``ImportError`` when redis-py is missing.
+    """
     global _DEFAULT_STORE
     with _DEFAULT_LOCK:
         if _DEFAULT_STORE is None:
-            _DEFAULT_STORE = ResultStore()
+            from .redis_store import store_from_url, store_url_from_environment
+
+            _DEFAULT_STORE = store_from_url(store_url_from_environment())
         return _DEFAULT_STORE
+
+
+def set_default_store(store: ResultStore | None) -> None:
+    """Make ``store`` the one ``default_store()`` returns (None: decide again on next use)."""
+    global _DEFAULT_STORE
+    with _DEFAULT_LOCK:
+        _DEFAULT_STORE = store

@@ -36,6 +36,12 @@ def list_users(ctx: Context, n: int = 300, role: Optional[str] = None,
 
 
 @mcp.tool()
+def list_users_noctx(n: int = 300, cursor: Optional[str] = None) -> Paged[list]:
+    """No Context parameter: the runtime finds the session itself (current_session_id)."""
+    return common.page_list_users(n, None, cursor, None, tool="list_users_noctx")
+
+
+@mcp.tool()
 def list_users_raw(n: int = 300, role: Optional[str] = None) -> Paged[list]:
     return common.users(n, role)
 
