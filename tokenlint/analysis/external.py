@@ -15,7 +15,7 @@ import libcst as cst
 
 from tokenlint.analysis import catalogue as cat
 from tokenlint.analysis.constants import module_constant, string_literal
-from tokenlint.analysis.shapes import COLLECTION_VERBS, Shape, call_shape, is_plural, words
+from tokenlint.analysis.shapes import COLLECTION_VERBS, WRITE_VERBS, Shape, call_shape, is_plural, words
 from tokenlint.analysis.taints import EMPTY, Bound, Flow, Marker, Measure, Param, Site, Src, markers, params, union
 from tokenlint.analysis.values import BUILTINS, VALUE_METHODS, chain_root, is_stdlib
 from tokenlint.imports import dotted_name
@@ -316,8 +316,12 @@ class ExternalCalls:
 
     def request_response(self, node: cst.Call, site: Site) -> Flow:
         """The ``http_response`` marker of an HTTP request, carrying the page size it asks for
-        (``request_bound``) to the body read from it."""
+        (``request_bound``) to the body read from it; for a write (``PUT``, ``PATCH``,
+        ``DELETE``: RFC 9110 §9.3) an ``http_ack`` marker instead, whose body is one record (the
+        resource written, or nothing)."""
         self._args_flow(node)
+        if http_write(node, self.function_name):
+            return frozenset({Marker("http_ack", site)})
         return frozenset({Marker("http_response", site, sql_bound=self.request_bound(node))})
 
 
@@ -335,6 +339,38 @@ def _query_string_pairs(node: cst.BaseExpression) -> list[tuple[str | None, cst.
             if m:
                 out.append((m.group(1), nxt.expression))
     return out
+
+
+#: HTTP methods that write one resource (RFC 9110 §9.3.4-9.3.5, RFC 5789): their response is
+#: the resource written or an acknowledgement. POST is left out: many APIs search with it.
+HTTP_WRITES = frozenset({"put", "patch", "delete"})
+
+
+def http_write(node: cst.Call, caller: str = "") -> bool:
+    """Whether an HTTP request call is a write: ``requests.delete(...)``, ``client.patch(...)``,
+    or ``request("DELETE", ...)`` / ``request(method="PUT", ...)`` with the method spelled out;
+    a ``POST`` too when the function sending it (``caller``) is named for a write
+    (``def add_task(...)``, ``update_label``): POST also searches, so its name decides."""
+    func = node.func
+    name = func.attr.value if isinstance(func, cst.Attribute) else func.value if isinstance(func, cst.Name) else ""
+    writer = bool(words(caller)) and words(caller)[0] in WRITE_VERBS
+    if name.lower() in HTTP_WRITES or (writer and name.lower() == "post"):
+        return True
+    if name.lstrip("_") in ("request", "send", "api_request", "make_request", "call_api", "api_call"):
+        for a in node.args:
+            if a.keyword is None or a.keyword.value == "method":
+                verb = (string_literal(a.value) or "").lower()
+                return verb in HTTP_WRITES or (writer and verb == "post")
+    return False
+
+
+def ack_of_write(flow: Flow, node: cst.Call, caller: str = "") -> Flow:
+    """What a project helper that sends the HTTP method it is given returns when this call
+    passes a write method (``self._request("DELETE", f"labels/{id}")``, see ``http_write``):
+    the body is one record, not a collection; other sources pass unchanged."""
+    if not http_write(node, caller):
+        return flow
+    return frozenset(Marker("object", t.site) if isinstance(t, Src) and t.code == "TL105" else t for t in flow)
 
 
 def http_body_bound(recv: Flow) -> Bound | None:

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
-from tokenlint.analysis.external import part_of
+from tokenlint.analysis.external import ack_of_write, part_of
 from tokenlint.analysis.taints import EMPTY, Bound, Flow, Measure, Param, Src, apply_bound, params, union
 from tokenlint.analysis.values import MAX_HELPER_DEPTH, body_of, empty_collection
 from tokenlint.imports import dotted_name
@@ -158,7 +158,7 @@ class FollowedCalls:
         parts = summary.tuple_parts()
         if parts is not None:  # ``a, b = helper()``: each target gets its own part
             self._tuple_results[id(node)] = [self._from_helper(p, node, fn, arg_flows) for p in parts]
-        return self._from_helper(summary.returned(), node, fn, arg_flows)
+        return ack_of_write(self._from_helper(summary.returned(), node, fn, arg_flows), node, self.function_name)
 
     def _from_helper(self, returned: Flow, node: cst.Call, fn: cst.FunctionDef,
                      arg_flows: dict[str, Flow]) -> Flow:

@@ -180,6 +180,8 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         self.a = analyzer
         self.mod = module
         self.fn = fn
+        #: The name of the function interpreted (``""`` for a lambda).
+        self.function_name = fn.name.value if isinstance(fn, cst.FunctionDef) else ""
         self.depth = depth
         self.helper = helper
         self.args_style = args_style
@@ -663,6 +665,9 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
                     # Popen().stdout: a stream, read later (``.read()``, iteration)
                     return frozenset({Marker("process", procs[0].site)})
                 return frozenset({Src("TL104", self.a.site(self.mod, node), f"process .{attr}")})
+        if attr in ("text", "content", "body", "data") and markers(base, "http_ack") and \
+                not markers(base, "http_response"):
+            return frozenset({Marker("object", self.a.site(self.mod, node))})  # what a write sent back
         if attr in ("text", "content", "body", "data") and (
             markers(base, "http_response")
             or (attr in ("text", "content") and response_like(dotted_name(node.value))

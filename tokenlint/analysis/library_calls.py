@@ -74,6 +74,8 @@ class LibraryCalls:
         if method == "communicate":
             return frozenset({Src("TL104", site, ".communicate()")})
         if method in ("json",) and not args:
+            if markers(recv, "http_ack") and not markers(recv, "http_response"):
+                return frozenset({Marker("object", site)})  # the resource a write sent back
             return frozenset({Src("TL105", site, "HTTP response .json()", http_body_bound(recv))})
         if method in ("text",) and markers(recv, "http_response"):
             return frozenset({Src("TL105", site, "HTTP response .text()", http_body_bound(recv))})

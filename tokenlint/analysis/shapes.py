@@ -78,6 +78,17 @@ RECORD_VERBS = frozenset({
     "mute", "unmute", "bookmark", "subscribe", "join", "leave", "invite", "kick", "ban",
 })
 
+#: First words of a function that writes one thing (its result is what was written, or an
+#: acknowledgement): a subset of ``RECORD_VERBS`` with no reads and no handles.
+WRITE_VERBS = frozenset({
+    "create", "add", "insert", "update", "set", "put", "delete", "del", "remove", "patch", "upsert",
+    "write", "save", "store", "send", "publish", "post", "move", "rename", "close", "reopen",
+    "complete", "uncomplete", "archive", "unarchive", "assign", "unassign", "tag", "untag", "label",
+    "comment", "reply", "edit", "modify", "mark", "approve", "reject", "cancel", "merge", "follow",
+    "unfollow", "like", "unlike", "star", "unstar", "pin", "unpin", "lock", "unlock", "invite",
+    "upload", "submit", "schedule", "trigger", "enable", "disable", "register", "unregister",
+})
+
 #: Words meaning a number or a flag.
 SCALAR_WORDS = frozenset({
     "count", "exists", "exist", "is", "has", "len", "length", "total", "num", "number", "size",

@@ -11,6 +11,15 @@ class UnboundedHttpBody(SourceRule):
     Finds HTTP bodies returned whole: `requests`/`httpx` `.text`, `.content`, `.json()`,
     aiohttp `await resp.text()` / `.json()`, `urlopen(...).read()`.
 
+    A page size the request asks for caps the body: a limit-like key (`limit`, `per_page`,
+    `pageSize`, `max_results`...) in `params=`, `json=` or `data=` (a dict literal or a local
+    dict) or in the URL's query string (`f"...?limit={n}"`): a fixed one makes the tool MEDIUM
+    (TL301), a caller's unclamped one MEDIUM (TL107). A write is not flagged: the response to a
+    `PUT`, `PATCH` or `DELETE` (RFC 9110 §9.3), and to a `POST` sent by a function named for a
+    write (`add_task`, `update_label`; a `POST` may also search), is the one resource written.
+    So is what a shared request helper returns when the caller passes it such a method
+    (`self._request("DELETE", f"labels/{label_id}")`).
+
     ## Why is this bad?
     An API listing or a web page is as large as the server makes it. Proxying it straight to the
     model hands the remote server control of your context window.
@@ -42,6 +51,14 @@ class UnboundedHttpBody(SourceRule):
             "@mcp.tool()\n"
             "def ping(url: str) -> int:\n"
             "    return httpx.get(url).status_code\n"
+        ),
+        Valid(
+            "import httpx\n"
+            "from mcp.server.fastmcp import FastMCP\n"
+            "mcp = FastMCP('api')\n"
+            "@mcp.tool()\n"
+            "def delete_issue(issue_id: str) -> dict:\n"
+            "    return httpx.delete(f'https://api.example.com/issues/{issue_id}').json()\n"
         ),
     ]
     INVALID = [
