@@ -21,7 +21,7 @@ from tokenlint.sourcefile import wide_encoding
 #: decoding): server classes, the registration decorators/methods, or the SDK package names.
 PREFILTER = re.compile(
     rb"FastMCP|MCPServer|fastmcp|mcp\.server|\.tool\b|add_tool|call_tool|on_call_tool|"
-    rb"\bmcp\b"
+    rb"\bmcp\b|@tool\b"
 )
 
 

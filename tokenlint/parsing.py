@@ -90,7 +90,7 @@ def code_mentions_tools(tree: ast.Module) -> bool:
     """Whether a module's code (not its strings or comments) uses a word of the prefilter:
     an identifier containing ``FastMCP``, ``MCPServer``, ``fastmcp``, ``add_tool`` or
     ``call_tool``; the name ``mcp`` (also as a part of a dotted import); an attribute ``.tool``,
-    ``.mount`` or ``.import_server``."""
+    ``.mount`` or ``.import_server``; a decorator named ``tool``."""
     for node in ast.walk(tree):
         kind = type(node)
         if kind is ast.Name:
@@ -107,6 +107,10 @@ def code_mentions_tools(tree: ast.Module) -> bool:
         elif kind is ast.ImportFrom:
             words = tuple((node.module or "").split("."))  # type: ignore[attr-defined]
         elif kind in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef):
+            for dec in node.decorator_list:  # type: ignore[attr-defined]
+                target = dec.func if isinstance(dec, ast.Call) else dec
+                if isinstance(target, ast.Name) and target.id == "tool":
+                    return True  # ``@tool(...)``: a decorator forwarding to a server's ``tool``
             words = (node.name,)  # type: ignore[attr-defined]
         elif kind is ast.arg:
             words = (node.arg,)  # type: ignore[attr-defined]

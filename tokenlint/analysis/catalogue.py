@@ -155,5 +155,11 @@ SQL_AGGREGATE_ONLY = re.compile(
 )
 
 
+#: A statement whose one row is an open-ended object (labelling rule 5, "Single objects"): a
+#: table's DDL with every column, a query plan, a table description.
+SQL_OPEN_ENDED_OBJECT = re.compile(
+    r"^\s*(SHOW\s+CREATE\b|EXPLAIN\b|DESCRIBE\b|DESC\s|SHOW\s+(FULL\s+)?COLUMNS\b)", re.I)
+
+
 def looks_like_sql(text: str) -> bool:
     return bool(SQL_SELECT.search(text)) and not text.strip().startswith(("/", "http"))

@@ -221,7 +221,10 @@ class ExternalCalls:
             # a builtin, or a global bound elsewhere (``_client: Client`` set in ``main()``)
             return None if n in BUILTINS else ""
         if isinstance(value, cst.Call):
-            return self.mod.imports.qualify(value.func) or dotted_name(value.func) or ""
+            made_by = self.mod.imports.qualify(value.func)
+            if made_by is not None and is_stdlib(made_by):
+                return None  # a value of the standard library (``_ID = re.compile(...)``)
+            return made_by or dotted_name(value.func) or ""
         return None  # a module-level literal (a constant table)
 
     def _external_sql(self, node: cst.Call, name: str, shape: Shape, site: Site) -> Flow | None:

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
+from tokenlint.analysis import catalogue as cat
 from tokenlint.analysis.external import ack_of_write, part_of
 from tokenlint.analysis.taints import EMPTY, Bound, Flow, Measure, Param, Src, apply_bound, params, union
 from tokenlint.analysis.values import MAX_HELPER_DEPTH, body_of, empty_collection
@@ -181,6 +182,10 @@ class FollowedCalls:
                     if arg is not None else None
                 if bound == "aggregate":
                     continue
+                text = self.string_value(arg) if arg is not None else None
+                if text is not None and cat.SQL_OPEN_ENDED_OBJECT.match(text):
+                    # (``data[0]["Create Table"]``: its one row is still every column)
+                    t = replace(t, what=f"{t.what} of `{text.strip()[:40]}`")
                 out.add(replace(t, bound=bound))
             elif isinstance(t, Src) and t.bound is not None and t.bound.param and t.bound.param_site is None:
                 out.add(self._rebound(t, fn, arg_flows))

@@ -154,6 +154,13 @@ class _Return(Exception):
     pass
 
 
+def _open_ended_row(src: Src) -> bool:
+    """Whether a query source ran a statement whose single row is an open-ended object
+    (``SHOW CREATE TABLE``, ``EXPLAIN``, ``DESCRIBE``): its ``what`` quotes the statement."""
+    quoted = src.what.partition("`")[2]
+    return bool(quoted) and cat.SQL_OPEN_ENDED_OBJECT.match(quoted) is not None
+
+
 #: Methods a model class inherits that serialize what it holds (pydantic, dataclasses-json, attrs).
 _SERIALIZERS = frozenset({"model_dump", "model_dump_json", "dict", "json", "to_dict", "to_json", "as_dict",
                           "asdict", "serialize", "dump", "dumps"})
@@ -708,6 +715,8 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
                                  (not isinstance(t, Marker) or t.kind == "object"))
                 if any(isinstance(t, Src) and t.code in ("TL105", "TL108") for t in base):
                     rest |= {Marker("object", self.a.site(self.mod, node), whole=True)}
+                # one row of a DDL or a plan is the whole object (``SHOW CREATE TABLE`` → DDL)
+                rest |= {t for t in base if isinstance(t, Src) and t.code == "TL101" and _open_ended_row(t)}
                 return rest
             # an element or field keeps its source: rows iterate into ``r``, and ``r[0]`` is data;
             # an element of a table of clients is a client

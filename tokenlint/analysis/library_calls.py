@@ -185,10 +185,12 @@ class LibraryCalls:
         limit-like parameter, ``"aggregate"`` for a lone ``COUNT(*)``, None when unbounded."""
         text = self.string_value(sql_node) if sql_node is not None else None
         if text is None:
-            if self.helper and isinstance(sql_node, cst.Name) and any(
-                    isinstance(t, Param) and t.site is None and t.name == sql_node.value
-                    for t in self.env.get(sql_node.value, EMPTY)):
-                return Bound(site, sql_param=sql_node.value)  # the caller's SQL decides
+            if self.helper and isinstance(sql_node, cst.Name):
+                # the caller's SQL decides: the parameter itself, or a local made of it alone
+                # (``sql = self._add_watermark(query)``)
+                held = {t.name for t in self.env.get(sql_node.value, EMPTY) if isinstance(t, Param) and t.site is None}
+                if len(held) == 1:
+                    return Bound(site, sql_param=held.pop())
             return None
         if cat.SQL_AGGREGATE_ONLY.search(text):
             return "aggregate"

@@ -12,7 +12,7 @@ import weakref
 
 import libcst as cst
 
-from tokenlint.discovery import ToolDef, function_body
+from tokenlint.discovery import UNRESOLVED_FRAMEWORK, ToolDef, function_body
 from tokenlint.discovery.servers import ServerRegistry, _string
 from tokenlint.discovery.values import (
     Val,
@@ -77,9 +77,10 @@ def find_fastmcp_tools(mod: ParsedModule, project: Project, servers: ServerRegis
                 expr = dec.decorator
                 call = expr if isinstance(expr, cst.Call) else None
                 target = call.func if call is not None else expr
-                if not (isinstance(target, cst.Attribute) and target.attr.value == "tool"):
-                    continue
-                server = servers.server_of(mod, target.value, project, cls)
+                if isinstance(target, cst.Attribute) and target.attr.value == "tool":
+                    server = servers.server_of(mod, target.value, project, cls)
+                else:
+                    server = _forwarded_server(mod, project, servers, target)
                 if server is None:
                     continue
                 name = _tool_name_args(call, mod) or node.name.value
@@ -99,6 +100,41 @@ def find_fastmcp_tools(mod: ParsedModule, project: Project, servers: ServerRegis
                     registered.add(key)
                     tools.append(tool)
     return tools
+
+
+def _forwarded_server(mod: ParsedModule, project: Project, servers: ServerRegistry,
+                      target: cst.BaseExpression) -> tuple[str, str] | None:
+    """The server of a decorator that forwards to a server's ``tool`` (``def tool(*args,
+    **kwargs): return get_instance().tool(*args, **kwargs)``, in this module or imported): its
+    server when the forwarding expression names one, else one known only at run time (the
+    framework ``UNRESOLVED_FRAMEWORK``, keyed by the forwarding function). None when ``target``
+    is no such function."""
+    if not isinstance(target, (cst.Name, cst.Attribute)):
+        return None
+    hit = None
+    if isinstance(target, cst.Name) and target.value in mod.functions:
+        hit = (mod, mod.functions[target.value])
+    else:
+        qn = mod.imports.qualify(target)
+        hit = project.find_function(qn) if qn else None
+    if hit is None:
+        return None
+    fmod, fdef = hit
+    body = [st for st in function_body(fdef) if not _is_docstring(st)]
+    if len(body) != 1 or not isinstance(body[0], cst.SimpleStatementLine) or \
+            not isinstance(body[0].body[0], cst.Return):
+        return None
+    ret = body[0].body[0].value
+    if not (isinstance(ret, cst.Call) and isinstance(ret.func, cst.Attribute) and ret.func.attr.value == "tool"
+            and any(a.star in ("*", "**") for a in ret.args)):
+        return None
+    found = servers.server_of(fmod, ret.func.value, project)
+    return found or (f"{fmod.module_name}.{fdef.name.value}()", UNRESOLVED_FRAMEWORK)
+
+
+def _is_docstring(stmt: cst.CSTNode) -> bool:
+    return isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 and \
+        isinstance(stmt.body[0], cst.Expr) and isinstance(stmt.body[0].value, (cst.SimpleString, cst.ConcatenatedString))
 
 
 def _call_registration(
