@@ -154,6 +154,10 @@ class _Return(Exception):
     pass
 
 
+#: Comparison operators that order sizes (a size check compares with one of these).
+_ORDERINGS = (cst.GreaterThan, cst.GreaterThanEqual, cst.LessThan, cst.LessThanEqual)
+
+
 def _open_ended_row(src: Src) -> bool:
     """Whether a query source ran a statement whose single row is an open-ended object
     (``SHOW CREATE TABLE``, ``EXPLAIN``, ``DESCRIBE``): its ``what`` quotes the statement."""
@@ -492,8 +496,8 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
             left = self.expr(comp.left)
             for target in comp.comparisons:
                 right = self.expr(target.comparator)
-                if disabled:
-                    continue
+                if disabled or not isinstance(target.operator, _ORDERINGS):
+                    continue  # (``len(result) != 1`` asks what the value is, it caps nothing)
                 self._size_check(comp, left, right, target.comparator)
                 self._size_check(comp, right, left, comp.left)
         if not list(_comparisons(test)):
@@ -513,6 +517,8 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         if not ms:
             return
         budget = self.const_int(budget_node)
+        if budget is not None and budget <= 1:
+            return  # ``if len(rows) > 0``: whether there is anything, not a budget
         if budget is None:
             ps = params(budget_flow)
             if not ps:

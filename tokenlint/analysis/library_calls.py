@@ -48,7 +48,8 @@ class LibraryCalls:
             argflow = self._args_flow(node)
             user_sql = text is None and any(p.name.lower() in ("query", "sql", "statement") for p in params(self.expr(first)))
             if (text is not None and cat.looks_like_sql(text)) or user_sql:
-                bound = self.sql_bound(first, argflow, site) if text is not None else None
+                # (a helper's own query parameter: each caller's SQL decides, see ``sql_bound``)
+                bound = self.sql_bound(first, argflow, site)
                 if bound == "aggregate":
                     return EMPTY
                 return frozenset({Src("TL101", site, f".{method}()", bound)})
@@ -189,6 +190,8 @@ class LibraryCalls:
                 # the caller's SQL decides: the parameter itself, or a local made of it alone
                 # (``sql = self._add_watermark(query)``)
                 held = {t.name for t in self.env.get(sql_node.value, EMPTY) if isinstance(t, Param) and t.site is None}
+                if len(held) > 1:  # ``sql = bind(query, params)``: the one holding the text
+                    held = {n for n in held if n.lower() in QUERY_KEYWORDS}
                 if len(held) == 1:
                     return Bound(site, sql_param=held.pop())
             return None

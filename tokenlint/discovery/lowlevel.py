@@ -138,6 +138,8 @@ class _Dispatch:
         self.tools: list[ToolDef] = []
         #: names found in a literal registry (dict of handlers, list of handler objects)
         self.registry_names: set[str] = set()
+        #: The statements after the one being visited in its block (``branch_body``).
+        self.tail: list = []
 
     def is_subject(self, node: cst.BaseExpression) -> bool:
         dn = dotted_name(node)
@@ -162,8 +164,17 @@ class _Dispatch:
 
     # -- walking ------------------------------------------------------------------------------
     def visit_block(self, stmts) -> None:
-        for stmt in stmts:
+        stmts = list(stmts)
+        for i, stmt in enumerate(stmts):
+            self.tail = stmts[i + 1:]
             self.visit_stmt(stmt)
+
+    def branch_body(self, block) -> list:
+        """A dispatch branch's statements, followed by those after the whole dispatch when the
+        branch falls through to them (``if params.name == "convert": check(args)`` then the
+        shared ``content = await handle(...)``; ``return ...``): what runs for that tool."""
+        body = list(function_body_of(block))
+        return body if _exits(block) else body + list(self.tail)
 
     def visit_stmt(self, stmt: cst.CSTNode) -> None:
         if isinstance(stmt, cst.If):
@@ -172,7 +183,7 @@ class _Dispatch:
             for case in stmt.cases:
                 names = self.pattern_names(case.pattern)
                 for name in names:
-                    self.add(name, case, function_body_of(case.body))
+                    self.add(name, case, self.branch_body(case.body))
         elif isinstance(stmt, (cst.Try, cst.TryStar)):
             self.visit_block(function_body_of(stmt.body))
             for h in stmt.handlers:
@@ -192,7 +203,7 @@ class _Dispatch:
         names = self.test_names(node.test)
         if names:
             for name in names:
-                self.add(name, node, function_body_of(node.body))
+                self.add(name, node, self.branch_body(node.body))
         else:
             self.visit_block(function_body_of(node.body))
         if isinstance(node.orelse, cst.If):
