@@ -6,6 +6,8 @@
     python benchmarks/accuracy.py --checkouts DIR --repo redis/mcp-redis -v
     python benchmarks/fetch_pypi_set.py /tmp/pypi && \
         python benchmarks/accuracy.py --labels benchmarks/data/pypi/labels.jsonl --checkouts /tmp/pypi
+    python benchmarks/fetch_pypi_set.py /tmp/pypi2 --set pypi2 && \
+        python benchmarks/accuracy.py --labels benchmarks/data/pypi2/labels.jsonl --checkouts /tmp/pypi2
 
 The labels (`benchmarks/data/realworld/labels.jsonl`, one JSON object per tool) are the project's
 dev set, copied from the team's shared `realworld/` folder; `LABELLING.md` beside them gives their
@@ -17,7 +19,8 @@ Checkouts live in DIR as `<owner>+<name>@<commit[:8]>/` (what `--clone` makes wi
 and `git checkout`; with a bare mirror, `git --git-dir=M archive COMMIT | tar -x -C DIR/...` does
 the same). tokenlint is run the way a user runs it on their project: `tokenlint check --format
 json` on the nearest directory above each labelled file that holds a `pyproject.toml`,
-`setup.py` or `setup.cfg` (the checkout itself when there is none), in a subprocess, cache off.
+`setup.py` or `setup.cfg` (the checkout itself when there is none), in a subprocess, cache off,
+with this source tree first on `PYTHONPATH` (the tokenlint measured is the one beside this script).
 
 Scored per labelled tool, matched on (path, client-visible name):
 
@@ -47,6 +50,8 @@ HERE = Path(__file__).resolve().parent
 DEFAULT_LABELS = HERE / "data" / "realworld" / "labels.jsonl"
 LEVELS = ("HIGH", "MEDIUM", "LOW", "NONE")
 PROJECT_MARKERS = ("pyproject.toml", "setup.py", "setup.cfg")
+# tokenlint is run from this source tree (the one being measured), installed or not
+ENV = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in (str(HERE.parent), os.environ.get("PYTHONPATH")) if p)}
 
 
 def checkout_dir(checkouts: Path, repo: str, commit: str) -> Path:
@@ -94,7 +99,7 @@ def run_tokenlint(checkout: Path, root: Path) -> tuple[list[dict], int, float]:
     cmd = [sys.executable, "-m", "tokenlint", "check", "--format", "json", "--no-cache",
            "--exit-zero", rel]
     start = time.perf_counter()
-    proc = subprocess.run(cmd, cwd=checkout, capture_output=True, text=True)
+    proc = subprocess.run(cmd, cwd=checkout, capture_output=True, text=True, env=ENV)
     seconds = time.perf_counter() - start
     if proc.returncode != 0:
         print(f"tokenlint failed on {checkout.name}/{rel} (exit {proc.returncode}):\n{proc.stderr[-2000:]}",
@@ -103,7 +108,7 @@ def run_tokenlint(checkout: Path, root: Path) -> tuple[list[dict], int, float]:
     report = json.loads(proc.stdout)
     # the JSON report has no file count: the same selection, listed (no analysis, not timed)
     listed = subprocess.run([sys.executable, "-m", "tokenlint", "check", "--show-files", rel],
-                            cwd=checkout, capture_output=True, text=True)
+                            cwd=checkout, capture_output=True, text=True, env=ENV)
     files = len([line for line in listed.stdout.splitlines() if line.strip()])
     return report["tools"], files, seconds
 
