@@ -220,6 +220,12 @@ class ExternalCalls:
         if value is None:
             # a builtin, or a global bound elsewhere (``_client: Client`` set in ``main()``)
             return None if n in BUILTINS else ""
+        while isinstance(value, (cst.Subscript, cst.Attribute)) and not isinstance(value, cst.Call):
+            # ``coll = MongoClient(uri)["db"]["orders"]``: a part of what a call made
+            value = value.value
+        if isinstance(value, cst.Name) and value.value in self.mod.imports.names:
+            made_by = self.mod.imports.names[value.value]
+            return None if is_stdlib(made_by) else made_by
         if isinstance(value, cst.Call):
             made_by = self.mod.imports.qualify(value.func)
             if made_by is not None and is_stdlib(made_by):
@@ -251,7 +257,7 @@ class ExternalCalls:
                 return EMPTY
             return frozenset({Src("TL101", site, f".{name}() of `{text.strip()[:40]}`", bound)})
         ps = params(self.expr(sql_node))
-        if ps and any(p.name.lower() in QUERY_KEYWORDS for p in ps) and shape is not Shape.RECORD \
+        if ps and any(p.name.lower() in QUERY_KEYWORDS for p in ps) and shape not in (Shape.RECORD, Shape.SCALAR) \
                 and not {"search", "find", "lookup", "match"} & set(words(name)):
             return frozenset({Src("TL101", site, f".{name}() of a caller-supplied query")})
         return None
@@ -382,6 +388,28 @@ def http_body_bound(recv: Flow) -> Bound | None:
     return max(caps, key=Bound.rank) if caps else None
 
 
+def drained(handles, site: Site, how: str, objects: bool = False) -> Flow:
+    """What iterating the handles in ``handles`` to the end gives (``list(cursor)``, a helper's
+    loop over the cursor it is given): every row of a query or page of a paginator (TL101),
+    every line of a stream (TL106) or a file (TL102), and with ``objects``, every item of an
+    iterable that unreadable code returned (``image, logs = client.images.build(...)``;
+    ``list(logs)``: TL108, size unknown)."""
+    out = []
+    for m in handles:
+        if m.kind in ("query", "cursor"):
+            out.append(Src("TL101", site, f"{how} of a query result", m.sql_bound))
+        elif m.kind == "paginator":
+            out.append(Src("TL101", site, f"{how} of a paginated API listing"))
+        elif m.kind == "line_iter":
+            out.append(Src("TL106", site, f"{how} of a line stream"))
+        elif m.kind == "file":
+            out.append(Src("TL102", site, f"{how} of every line of a file"))
+        elif objects and m.kind == "object" and m.family != CONTEXT_FAMILY:
+            out.append(Src("TL108", site, f"{how} of an iterable from code tokenlint cannot read {SIZE_UNKNOWN}",
+                           m.sql_bound))
+    return frozenset(out)
+
+
 def whole_record_sources(flow: Flow) -> list[Src]:
     """One record read whole from code tokenlint cannot see (``client.get_build_info(n)``,
     returned as-is) is of open-ended contents: every field the service sends, however many
@@ -412,7 +440,8 @@ _CONVERSIONS = frozenset({"to", "as", "message", "serialize", "dump", "dumps", "
                           "render", "encode", "decode", "normalize", "sanitize", "clean", "parse"})
 
 #: Local names that hold a connection or client, whatever methods are called on them.
-_HANDLE_NAME = re.compile(r"(client|conn|connection|session|cache|store|redis|pool|api)$", re.I)
+_HANDLE_NAME = re.compile(r"(client|conn|connection|session|cache|store|redis|pool|api|collection|coll|db|database|"
+                          r"bucket)$", re.I)
 
 #: Last words of a record whose fields the platform fixes, not the user's data.
 _FIXED_RECORD_NOUNS = frozenset({"health", "status", "version", "whoami", "me", "ping", "stats",

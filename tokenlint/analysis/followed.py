@@ -16,9 +16,10 @@ from typing import TYPE_CHECKING
 import libcst as cst
 
 from tokenlint.analysis import catalogue as cat
-from tokenlint.analysis.external import ack_of_write, part_of
-from tokenlint.analysis.taints import EMPTY, Bound, Flow, Measure, Param, Src, apply_bound, params, union
-from tokenlint.analysis.values import MAX_HELPER_DEPTH, body_of, empty_collection
+from tokenlint.analysis.external import ack_of_write, drained, part_of
+from tokenlint.analysis.taints import (EMPTY, Bound, Flow, Marker, Measure, Param, Src, apply_bound, markers, params,
+                                      union)
+from tokenlint.analysis.values import MAX_HELPER_DEPTH, body_of, empty_collection, is_stdlib
 from tokenlint.imports import dotted_name
 from tokenlint.walk import code_children
 
@@ -159,7 +160,35 @@ class FollowedCalls:
         parts = summary.tuple_parts()
         if parts is not None:  # ``a, b = helper()``: each target gets its own part
             self._tuple_results[id(node)] = [self._from_helper(p, node, fn, arg_flows) for p in parts]
-        return ack_of_write(self._from_helper(summary.returned(), node, fn, arg_flows), node, self.function_name)
+        out = ack_of_write(self._from_helper(summary.returned(), node, fn, arg_flows), node, self.function_name)
+        handle = self._annotated_handle(module, fn)
+        if handle is not None and not any(isinstance(t, Src) for t in out):
+            # ``def get_collection(...) -> Collection``: what it returns is an object of that
+            # library class (its methods are the library's: ``collection.find(q)``)
+            out = union(out, frozenset({Marker("object", self.a.site(self.mod, node), family=handle)}))
+        return out
+
+    def _annotated_handle(self, module, fn: cst.FunctionDef) -> str | None:
+        """The qualified library class a helper's return annotation names (``-> Collection``,
+        ``-> Optional[redis.Redis]``, ``-> MongoClient | None``), when it is imported from
+        outside the standard library and the run; else None."""
+        if fn.returns is None:
+            return None
+        ann = fn.returns.annotation
+        if isinstance(ann, cst.Subscript) and dotted_name(ann.value) in ("Optional", "typing.Optional") \
+                and len(ann.slice) == 1 and isinstance(ann.slice[0].slice, cst.Index):
+            ann = ann.slice[0].slice.value
+        if isinstance(ann, cst.BinaryOperation) and isinstance(ann.operator, cst.BitOr):
+            sides = [x for x in (ann.left, ann.right) if dotted_name(x) != "None"]
+            ann = sides[0] if len(sides) == 1 else ann
+        if not isinstance(ann, (cst.Name, cst.Attribute)):
+            return None
+        qn = module.imports.qualify(ann)
+        if qn is None or is_stdlib(qn) or not qn.rsplit(".", 1)[-1][:1].isupper():
+            return None
+        if self.a.project.resolve(qn) is not None:
+            return None  # a class of the run: its own methods are followed
+        return qn
 
     def _from_helper(self, returned: Flow, node: cst.Call, fn: cst.FunctionDef,
                      arg_flows: dict[str, Flow]) -> Flow:
@@ -175,6 +204,10 @@ class FollowedCalls:
                         cap = self._rebound(Src("", cap.site, "", cap), fn, arg_flows).bound
                     passed = apply_bound(passed, cap)
                 out |= frozenset(part_of(x) for x in passed) if t.part else passed
+                if t.part:
+                    # what a helper made of the elements of a cursor it was given
+                    # (``def to_docs(cursor): return [clean(d) for d in cursor]``): every row
+                    out |= drained(markers(passed), self.a.site(self.mod, node), f"{fn.name.value}()")
             elif isinstance(t, Src) and t.bound is not None and t.bound.sql_param:
                 # the helper ran the SQL it was given: the bound is the one of the text passed
                 arg = arg_node(node, fn, t.bound.sql_param)

@@ -24,7 +24,7 @@ import libcst as cst
 from tokenlint.analysis import catalogue as cat
 from tokenlint.analysis.constants import (Constants, keyword_arg, le_in_annotation, le_of_call, module_constant,
                                           string_literal)
-from tokenlint.analysis.external import (CONTEXT_FAMILY, SIZE_UNKNOWN, ExternalCalls, http_body_bound,
+from tokenlint.analysis.external import (CONTEXT_FAMILY, ExternalCalls, drained, http_body_bound,
                                          is_context_param, limit_like, made_object, part_of,
                                          whole_record_sources)
 from tokenlint.analysis.followed import FollowedCalls, find_instance_attribute_classes, find_instance_collections
@@ -840,22 +840,8 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
 
         if dn in ("list", "tuple", "sorted", "set") and qn is None and node.args:
             inner = self._args_flow(node)
-            drained = []
-            for m in markers(inner):
-                if m.kind in ("query", "cursor"):
-                    drained.append(Src("TL101", site, f"{dn}() of a query result", m.sql_bound))
-                elif m.kind == "paginator":
-                    drained.append(Src("TL101", site, f"{dn}() of a paginated API listing"))
-                elif m.kind == "line_iter":
-                    drained.append(Src("TL106", site, f"{dn}() of a line stream"))
-                elif m.kind == "file":
-                    drained.append(Src("TL102", site, f"{dn}() of every line of a file"))
-                elif m.kind == "object" and m.family != CONTEXT_FAMILY:
-                    # ``image, logs = client.images.build(...); list(logs)``: what unreadable code
-                    # returned is iterable, and draining it gives every item (size unknown)
-                    drained.append(Src("TL108", site, f"{dn}() of an iterable from code tokenlint cannot read "
-                                                      f"{SIZE_UNKNOWN}", m.sql_bound))
-            return union(frozenset(t for t in inner if not isinstance(t, Marker)), frozenset(drained))
+            return union(frozenset(t for t in inner if not isinstance(t, Marker)),
+                         drained(markers(inner), site, f"{dn}()", objects=True))
         if qn in ("sqlalchemy.select", "sqlalchemy.sql.select", "sqlmodel.select"):
             self._args_flow(node)
             return frozenset({Marker("query", site)})

@@ -142,7 +142,12 @@ class LibraryCalls:
                 return None
             bound = curs[0].sql_bound if curs else None
             return union(frozenset({Marker("query", site, bound)}), scalar_of(inner))
-        if method in ("find", "aggregate") and (not args or isinstance(args[0].value, (cst.Dict, cst.List))):
+        if method in ("find", "aggregate") and (
+                not args or isinstance(args[0].value, (cst.Dict, cst.List))
+                or (self.string_value(args[0].value) is None and isinstance(node.func, cst.Attribute)
+                    and (markers(recv, "object") or self._external_root(node.func.value, method) is not None))):
+            # a document store's ``find(filter)`` (not ``str.find``: its receiver is a client's
+            # collection, ``coll = MongoClient()[db][name]``)
             self._args_flow(node)
             return frozenset({Marker("query", site)})
         if method == "limit" and args:

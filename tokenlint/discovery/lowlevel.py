@@ -614,6 +614,100 @@ def _wrapped_function(values: Values, call: cst.Call, leaf: Val):
     return fn_val, name or fn_val.node.name.value
 
 
+#: Keys of a tool record that describe a tool to a client (a registry of such records, each with
+#: a function, is a table of tools).
+_RECORD_SCHEMA_KEYS = frozenset({"description", "input_schema", "inputSchema", "schema", "parameters",
+                                 "args_model", "display_name"})
+#: Keys naming the tool in a record (the client-visible name), before the record's own key.
+_RECORD_NAME_KEYS = ("display_name", "name", "tool_name")
+
+
+def _record_registry(d: _Dispatch, values: Values) -> bool:
+    """Tools of a handler that finds the called tool in a registry of records: a module-level
+    dict, in the handler's module or one it imports by name, whose values are dict literals
+    describing a tool (``"description"``, ``"input_schema"``...) with a function among their
+    values (``TOOL_REGISTRY = {"ListIndexTool": {"display_name": ..., "function":
+    list_indices_tool, ...}, **OTHER_TOOLS}``), looked up by the handler or code it calls
+    (``execute_tool(params.name, arguments, registry)``). Each record is a tool named by its
+    ``display_name``/``name`` literal, else its key. True when any was added."""
+    mod = d.mod
+    names = {n.value for n in _walk(mod.tree) if isinstance(n, cst.Name)}
+    found = False
+    for local, qualified in [(n, f"{mod.module_name}.{n}") for n in _module_dicts(mod)] + \
+            list(mod.imports.names.items()):
+        if local not in names:
+            continue
+        hit = values.project.resolve(qualified)
+        if hit is None:
+            continue
+        for name, record, fn_val in _records(values, hit[0], hit[1], depth=0):
+            d.add(name, fn_val.node, function_body(fn_val.node), func=fn_val.node, module=fn_val.mod)
+            found = True
+    return found
+
+
+def _module_dicts(mod: ParsedModule) -> list[str]:
+    """Names bound to dict literals at the top level of ``mod``."""
+    out = []
+    for stmt in mod.tree.body:
+        if isinstance(stmt, cst.SimpleStatementLine):
+            for small in stmt.body:
+                if isinstance(small, (cst.Assign, cst.AnnAssign)) and isinstance(small.value, cst.Dict):
+                    target = small.targets[0].target if isinstance(small, cst.Assign) else small.target
+                    if isinstance(target, cst.Name):
+                        out.append(target.value)
+    return out
+
+
+def _records(values: Values, mod: ParsedModule, name: str, depth: int):
+    """``(tool name, record, function Val)`` of each tool record of the module-level dict
+    ``name`` in ``mod`` (``**OTHER`` entries followed, also across imports, 3 levels deep)."""
+    if depth > 3 or name not in _module_dicts(mod):
+        return
+    value = None
+    for stmt in mod.tree.body:
+        if isinstance(stmt, cst.SimpleStatementLine):
+            for small in stmt.body:
+                if isinstance(small, (cst.Assign, cst.AnnAssign)) and isinstance(small.value, cst.Dict):
+                    target = small.targets[0].target if isinstance(small, cst.Assign) else small.target
+                    if isinstance(target, cst.Name) and target.value == name:
+                        value = small.value
+    if value is None:
+        return
+    for el in value.elements:
+        if isinstance(el, cst.StarredDictElement):
+            inner = dotted_name(el.value)
+            if inner is None:
+                continue
+            if inner in _module_dicts(mod):
+                yield from _records(values, mod, inner, depth + 1)
+            else:
+                qn = mod.imports.qualify_dotted(inner)
+                hit = values.project.resolve(qn) if qn else None
+                if hit is not None:
+                    yield from _records(values, hit[0], hit[1], depth + 1)
+            continue
+        if not isinstance(el.value, cst.Dict):
+            continue
+        entries = {_string(e.key): e.value for e in el.value.elements if isinstance(e, cst.DictElement)}
+        if not _RECORD_SCHEMA_KEYS & {k for k in entries if k}:
+            continue
+        fn_val = None
+        for key, entry in entries.items():
+            if key in _RECORD_NAME_KEYS or not isinstance(entry, (cst.Name, cst.Attribute)):
+                continue
+            found = values.callables(Val(mod, entry, ()))
+            if found and isinstance(found[0][0].node, cst.FunctionDef):
+                fn_val = found[0][0]
+                break
+        if fn_val is None:
+            continue
+        tool = next((_string(entries[k]) for k in _RECORD_NAME_KEYS if k in entries and _string(entries[k])), None)
+        tool = tool or _string(el.key)
+        if tool:
+            yield tool, el.value, fn_val
+
+
 def _dispatch_tools(mod: ParsedModule, handler: cst.FunctionDef, values: Values | None = None,
                     listed: list[str] | None = None, unresolved: list | None = None) -> list[ToolDef]:
     d = _Dispatch(mod, handler, values)
@@ -630,6 +724,8 @@ def _dispatch_tools(mod: ParsedModule, handler: cst.FunctionDef, values: Values 
                 d.add(name, d.guard[1], function_body(handler))
         elif listed and len(listed) == 1:  # a single tool named by ``list_tools``
             d.add(listed[0], handler, function_body(handler))
+        elif values is not None and _record_registry(d, values):
+            pass  # the tools of a registry of records the handler looks the name up in
         else:
             d.add(handler.name.value, handler, function_body(handler))
             if unresolved is not None and len(listed or ()) > 1:
