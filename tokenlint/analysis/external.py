@@ -355,6 +355,10 @@ def _query_string_pairs(node: cst.BaseExpression) -> list[tuple[str | None, cst.
 HTTP_WRITES = frozenset({"put", "patch", "delete"})
 
 
+#: Words that name an HTTP method or a request, not what a function does with it.
+_HTTP_VERB_WORDS = frozenset({"post", "put", "patch", "delete", "send", "request", "get", "head"})
+
+
 def http_write(node: cst.Call, caller: str = "") -> bool:
     """Whether an HTTP request call is a write: ``requests.delete(...)``, ``client.patch(...)``,
     or ``request("DELETE", ...)`` / ``request(method="PUT", ...)`` with the method spelled out;
@@ -362,7 +366,8 @@ def http_write(node: cst.Call, caller: str = "") -> bool:
     (``def add_task(...)``, ``update_label``): POST also searches, so its name decides."""
     func = node.func
     name = func.attr.value if isinstance(func, cst.Attribute) else func.value if isinstance(func, cst.Name) else ""
-    writer = bool(words(caller)) and words(caller)[0] in WRITE_VERBS
+    # (a wrapper named for the HTTP method itself, ``def post(self, path, data)``, says nothing)
+    writer = bool(words(caller)) and words(caller)[0] in WRITE_VERBS - _HTTP_VERB_WORDS
     if name.lower() in HTTP_WRITES or (writer and name.lower() == "post"):
         return True
     if name.lstrip("_") in ("request", "send", "api_request", "make_request", "call_api", "api_call"):

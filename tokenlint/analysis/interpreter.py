@@ -36,7 +36,7 @@ from tokenlint.analysis.taints import (EMPTY, Bound, Flow, Marker, Measure, Para
 from tokenlint.analysis.values import (BUILTINS, RUNTIME_COLLECTION, body_of, chain_root, empty_collection,
                                        is_arguments_name, is_stdlib, one_element, response_like, statements_of)
 from tokenlint.imports import dotted_name
-from tokenlint.walk import code_children
+from tokenlint.walk import code_children, walk
 
 
 #: Functions that read a whole file object they are given.
@@ -464,6 +464,9 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         ) or _pages_through(node)
         if fetched and accs:
             src = Src("TL106", self.a.site(self.mod, node), "a while loop that collects every page")
+            rounds = self._while_rounds(node)
+            if rounds is not None:
+                src = src.with_bound(rounds)  # ``while pages < max_pages: ...; pages += 1``
             for name in accs:
                 self.env[name] = union(self.env.get(name, EMPTY), frozenset({src}))
         self._apply_loop_breaks(accs, breaks, node, enumerate_target=None)
@@ -546,6 +549,27 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
     def _note_accumulation(self, name: str) -> None:
         for accs in self.loop_accumulators:
             accs.add(name)
+
+    def _while_rounds(self, node: cst.While) -> Bound | None:
+        """The cap on how many times a ``while`` loop runs when its test compares a counter the
+        body increments with a limit (``while pages < max_pages: ... pages += 1``): the limit,
+        as a bound on what each round collects (pages of a clamped size stay bounded)."""
+        for comp in _comparisons(node.test):
+            if len(comp.comparisons) != 1:
+                continue
+            op = comp.comparisons[0].operator
+            left, right = comp.left, comp.comparisons[0].comparator
+            if isinstance(op, (cst.GreaterThan, cst.GreaterThanEqual)):
+                left, right = right, left
+            elif not isinstance(op, (cst.LessThan, cst.LessThanEqual)):
+                continue
+            counter = dotted_name(left)
+            if counter is None or not any(
+                    isinstance(n, cst.AugAssign) and isinstance(n.operator, cst.AddAssign)
+                    and dotted_name(n.target) == counter for n in walk(node.body)):
+                continue
+            return self.bound_from(right, comp)
+        return None
 
     def _apply_loop_breaks(self, accs, breaks, node, enumerate_target) -> None:
         for test, _ in breaks:
@@ -989,10 +1013,15 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
     def min_call(self, node: cst.Call) -> Flow:
         flows = [self.expr(a.value) for a in node.args]
         consts = [self.const_int(a.value) for a in node.args]
+        # a named setting we cannot evaluate (``min(limit, MAX_LIMIT)`` with ``MAX_LIMIT =
+        # env_int("MAX_LIMIT", 500)``) is a maximum all the same: -1, as in ``bound_from``
+        consts = [-1 if c is None and isinstance(a.value, (cst.Name, cst.Attribute)) and not params(f)
+                  and dotted_name(a.value) not in self.env else c
+                  for c, a, f in zip(consts, node.args, flows)]
         known = [c for c in consts if c is not None]
         out = union(*flows)
         if known and params(out):
-            cap = min(known)
+            cap = min([c for c in known if c >= 0] or known)
             out = frozenset(Param(t.name, t.site, t.default_none, t.has_default, cap) if isinstance(t, Param) else t for t in out)
         return out
 
