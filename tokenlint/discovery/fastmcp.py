@@ -93,6 +93,13 @@ def find_fastmcp_tools(mod: ParsedModule, project: Project, servers: ServerRegis
                 if key not in registered:
                     registered.add(key)
                     tools.append(tool)
+        elif isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and \
+                node.func.attr.value in _GENERATORS and servers.class_framework(mod, node.func.value):
+            # ``FastMCP.from_openapi(spec, client)``: tools made at run time from a spec
+            if unresolved is not None:
+                unresolved.append((mod, node, f"`{_code(mod, node.func)}` makes its tools at run time "
+                                   f"({_GENERATORS[node.func.attr.value]}); tokenlint cannot list them, and "
+                                   "each returns a whole HTTP response"))
         elif isinstance(node, cst.Call):
             for tool in _call_registration(mod, project, servers, values, node, cls, unresolved):
                 key = (id(tool.func), tool.name)
@@ -100,6 +107,11 @@ def find_fastmcp_tools(mod: ParsedModule, project: Project, servers: ServerRegis
                     registered.add(key)
                     tools.append(tool)
     return tools
+
+
+#: Server constructors that make one tool per operation of an API at run time (fastmcp).
+_GENERATORS = {"from_openapi": "one per operation of an OpenAPI spec",
+               "from_fastapi": "one per route of a FastAPI app"}
 
 
 def _forwarded_server(mod: ParsedModule, project: Project, servers: ServerRegistry,
