@@ -29,6 +29,7 @@ from libcst.codemod import CodemodContext, TransformFailure, TransformSkip, Tran
 
 from tokenlint.codemods.budget import FitToBudget
 from tokenlint.codemods.requirement import declare_runtime
+from tokenlint.codemods.style import style_for
 from tokenlint.codemods.plan import NOT_LOW_REASON, FilePlan, ToolOutcome, plan_module
 from tokenlint.config import Settings
 from tokenlint.engine import RunResult, check_files
@@ -208,7 +209,8 @@ def _restore_tail(new: str, code: str, text: str) -> str | None:
 
 def _transform(mod: ParsedModule, code: str, plan: FilePlan, errors: list[str]) -> str | None:
     context = CodemodContext(filename=str(mod.path), full_module_name=mod.module_name)
-    outcome = transform_module(FitToBudget(context, plan), code)
+    style = style_for(mod.path)
+    outcome = transform_module(FitToBudget(context, plan, style), code)
     if isinstance(outcome, TransformSkip):
         return code
     if isinstance(outcome, TransformFailure):
@@ -230,10 +232,28 @@ def _transform(mod: ParsedModule, code: str, plan: FilePlan, errors: list[str]) 
         names = ", ".join(o.name for o in plan.outcomes if o.fixed)
         errors.append(f"{mod.display_path}: rewrite of {names} dropped: it would not parse ({exc})")
         return None
-    return new if RUNTIME_IMPORT in code else _place_runtime_import(new, mod.module_name)
+    if RUNTIME_IMPORT not in code:
+        new = _place_runtime_import(new, mod.module_name)
+    return _fit_runtime_import(new, style.line_length)
 
 
 RUNTIME_IMPORT = "from tokenlint.runtime import"
+
+
+def _fit_runtime_import(code: str, width: int) -> str:
+    """The one-line runtime import, when longer than ``width`` chars, laid out as black and ruff
+    lay out an import that does not fit: one name per line in brackets, with a trailing comma."""
+    lines = code.splitlines(keepends=True)
+    for i, line in enumerate(lines):
+        text = line.rstrip("\r\n")
+        if text.startswith(f"{RUNTIME_IMPORT} ") and "(" not in text and "#" not in text \
+                and not text.endswith("\\") and len(text) > width:
+            newline = line[len(text):] or "\n"
+            names = [n.strip() for n in text[len(RUNTIME_IMPORT) + 1:].split(",") if n.strip()]
+            body = "".join(f"    {n},{newline}" for n in names)
+            lines[i] = f"{RUNTIME_IMPORT} ({newline}{body}){line[len(text):]}"
+            return "".join(lines)
+    return code
 
 
 def _place_runtime_import(code: str, module_name: str) -> str:

@@ -305,7 +305,9 @@ def _signature_tool(plan: FilePlan, mod: ParsedModule, facts: ToolFacts, max_tok
             raise Unfixable(f"it returns `{ann}`, which tokenlint.runtime cannot page "
                             "(lists, dicts holding a list, and text can be paged)")
     if _binds_name(fn, "cursor"):
-        edit.rename_cursor_to = _free_name(fn, "db_cursor")
+        # as long as ``cursor``: the renamed lines keep their length, so their layout stays
+        # what the project's formatter made it
+        edit.rename_cursor_to = _free_name(fn, "db_cur")
     plan.functions[NodeKey.of(mod, fn)] = edit
     if session:
         plan.imports.add("session_id_from_context")
