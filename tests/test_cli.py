@@ -320,10 +320,46 @@ def test_force_exclude_applies_to_named_files(tmp_path):
     assert run("--force-exclude", path).exit_code == 0
 
 
-def test_missing_path_is_reported(tmp_path):
-    result = run(tmp_path / "nope.py")
+def test_missing_path_is_a_usage_error(tmp_path):
+    """A path named on the command line that does not exist is a usage error (exit 2, as in
+    ruff), not a TL001 finding that --exit-zero would hide; for fix too."""
+    for args in (["check"], ["check", "--exit-zero"], ["fix"], ["fix", "--diff"]):
+        result = CliRunner().invoke(main, [*args, str(tmp_path / "nope.py")])
+        assert result.exit_code == 2, args
+        assert f"Path '{tmp_path / 'nope.py'}' does not exist" in result.stderr
+        assert "TL001" not in result.stdout
+
+
+BROKEN = "from mcp.server.fastmcp import FastMCP\n\nmcp = FastMCP('x')\n\ndef f(:\n    pass\n"
+
+
+@pytest.mark.parametrize("flags", [[], ["--select", "TL1"], ["--ignore", "TL001"], ["--ignore", "TL0"],
+                                   ["--select", "TL201", "--fail-on", "high"]])
+def test_a_file_that_cannot_be_parsed_always_fails(tmp_path, flags):
+    path = write(tmp_path, "server.py", BROKEN)
+    result = run(*flags, path)
     assert result.exit_code == 1
-    assert "cannot read file" in result.stdout
+    assert f"{path}:5:7: TL001 cannot analyse {path}: syntax error at 5:7" in result.stdout
+
+
+def test_a_file_that_cannot_be_parsed_fails_under_per_file_ignores_config(tmp_path):
+    write(tmp_path, "pyproject.toml", "[tool.tokenlint]\nignore = ['TL001']\n"
+          "per-file-ignores = {'server.py' = ['TL001']}\n")
+    result = run(write(tmp_path, "server.py", BROKEN))
+    assert result.exit_code == 1
+    assert "TL001" in result.stdout
+
+
+@pytest.mark.parametrize("command", ["check", "fix"])
+def test_no_python_files_gives_a_warning(tmp_path, command):
+    (tmp_path / "empty").mkdir()
+    write(tmp_path, "docs/README.md", "# not Python\n")
+    for where in ("empty", "docs"):
+        result = CliRunner().invoke(main, [command, str(tmp_path / where)])
+        assert result.exit_code == 0
+        assert f"tokenlint: warning: no Python files found in {tmp_path / where}" in result.stderr
+    result = CliRunner().invoke(main, [command, str(write(tmp_path, "ok.py", SAFE))])
+    assert "warning" not in result.stderr
 
 
 def test_rule_command_prints_docs():

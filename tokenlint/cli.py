@@ -52,8 +52,29 @@ def main() -> None:
     """
 
 
+def _existing(ctx, param, paths: tuple[str, ...]) -> tuple[str, ...]:
+    """Every path named on the command line must exist (a link that cannot be read counts: it
+    is a TL001): a typo is a usage error, exit 2, as in ruff, not a finding."""
+    import os
+
+    for path in paths:
+        if not os.path.lexists(path):
+            raise click.BadParameter(f"Path '{path}' does not exist.", ctx=ctx, param=param)
+    return paths
+
+
+PATHS = click.argument("paths", nargs=-1, type=click.Path(), callback=_existing)
+
+
+def _warn_if_empty(files_checked: int, paths: list[str]) -> None:
+    """A warning on stderr when ``paths`` held no Python file at all (an empty directory, a
+    wrong directory): a run that checked nothing must not look like a clean one."""
+    if not files_checked:
+        click.echo(f"tokenlint: warning: no Python files found in {', '.join(paths)}", err=True)
+
+
 @main.command()
-@click.argument("paths", nargs=-1, type=click.Path())
+@PATHS
 @click.option("-f", "--format", "--output-format", "fmt", type=click.Choice(FORMATS), default="text",
               show_default=True,
               help="Report format: " + "; ".join(f"{k}: {r.HELP}" for k, r in RENDERERS.items()) + ".")
@@ -171,6 +192,7 @@ def check(paths, fmt, output_file, statistics, baseline_file, write_baseline_fil
         click.echo(summary(result) + note, err=True)
         if write_baseline_file:
             click.echo(f"Wrote {len(run.result.findings)} findings to the baseline {write_baseline_file}.", err=True)
+    _warn_if_empty(result.files_checked, paths)
     if run.internal_errors:
         sys.exit(2)
     if exit_zero or write_baseline_file:
@@ -223,7 +245,7 @@ def _settings(paths: list[str], config_path: str | None, overrides: dict) -> Set
 
 
 @main.command()
-@click.argument("paths", nargs=-1, type=click.Path())
+@PATHS
 @click.option("--diff", is_flag=True,
               help="Print a unified diff of the changes instead of writing them (exit 1 if any).")
 @click.option("--max-response-tokens", type=click.IntRange(min=200), default=None,
@@ -267,6 +289,8 @@ def fix(paths, diff, max_response_tokens, no_declare_dependency, config_path, fo
         click.echo(f"tokenlint: internal error: {type(exc).__name__}: {exc}", err=True)
         sys.exit(2)
     errors = list(result.errors)
+    if result.before is not None:
+        _warn_if_empty(result.before.result.files_checked, paths)
     unreadable = [f for f in result.before.result.findings if f.code == "TL001"] if result.before else []
     for f in unreadable:  # files fix could not analyse: named, and they make the run fail
         click.echo(f"{f.path}:{f.line}:{f.column}: {f.code} {f.message}", err=True)

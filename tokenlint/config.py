@@ -62,7 +62,10 @@ class Settings:
 
     def selects(self, code: str) -> bool:
         """Whether ``code`` is enabled: selected by a prefix (``"TL1"``, ``"ALL"``) and not
-        ignored by a longer-or-equal prefix."""
+        ignored by a longer-or-equal prefix. TL001 (a file that cannot be analysed) is always
+        enabled: no selection lets a broken file pass (``exclude`` the file instead)."""
+        if code == "TL001":
+            return True
         chosen = [p for p in (*self.select, *self.extend_select) if p == "ALL" or code.startswith(p)]
         if not chosen:
             return False

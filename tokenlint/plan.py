@@ -365,7 +365,10 @@ def _full_key(f: Finding) -> tuple:
 
 
 def file_ignored(f: Finding, settings: Settings) -> bool:
-    """Whether ``per-file-ignores`` drops finding ``f`` (glob on its path or file name)."""
+    """Whether ``per-file-ignores`` drops finding ``f`` (glob on its path or file name). A TL001
+    is never dropped: a file that cannot be analysed always fails (``exclude`` it instead)."""
+    if f.code == "TL001":
+        return False
     for pattern, codes in settings.per_file_ignores:
         if fnmatch.fnmatch(f.path, pattern) or fnmatch.fnmatch(Path(f.path).name, pattern):
             if any(f.code.startswith(c) for c in codes):
