@@ -390,3 +390,19 @@ def test_rewrite_that_does_not_parse_is_dropped(tmp_path, monkeypatch):
     assert f"tokenlint: {path}: rewrite of dump dropped: it would not parse" in result.stderr
     assert path.read_text() == LOWLEVEL
 
+
+def test_fixable_marks_agree_with_what_fix_does(fixed_fixtures):
+    """`[*]` (fixable) is promised for exactly the tools `fix` rewrites: no tool is marked and
+    then declined (e.g. "the rewrite would not make it LOW": data also sent in an embedded
+    resource), and every rewritten tool had a fixable finding."""
+    from tokenlint.codemods.plan import NOT_LOW_REASON
+
+    _, result, _ = fixed_fixtures
+    def unit(path: str) -> str:  # a fixture file or package (findings may be in its helpers)
+        return "/".join(path.split("/")[:2])
+
+    promised = {(unit(f.path), f.tool) for f in result.before.result.findings if f.fixable}
+    fixed = {(unit(o.path), o.name) for o in result.outcomes if o.fixed}
+    assert len(fixed) >= 60
+    assert promised == fixed
+    assert [o.name for o in result.outcomes if o.reason == NOT_LOW_REASON] == []

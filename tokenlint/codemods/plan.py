@@ -263,6 +263,7 @@ def _plan_tool(plan: FilePlan, mod: ParsedModule, facts: ToolFacts, max_tokens: 
         wrap_for = _mapping_tool(plan, mod, facts, max_tokens)
     for ret in returns:
         assert isinstance(ret, cst.Return) and ret.value is not None
+        _refuse_resource_copies(ret.value, tool.body)
         _plan_return(plan, mod, ret.value, wrap_for, tool.args_style == "mapping")
     _plan_clamps(plan, mod, facts, outcome)
     _plan_truncations(plan, mod, facts, outcome)
@@ -432,6 +433,30 @@ def _plan_return(plan: FilePlan, mod: ParsedModule, value: cst.BaseExpression, w
         if callee[:1].isupper():
             raise Unfixable(f"it returns a `{callee}(...)` object, which tokenlint.runtime cannot page")
     _wrap_value(plan, mod, value, wrap_for)
+
+
+#: Content blocks that carry data beside the text ``fix`` pages (an embedded resource's contents).
+_RESOURCE_BLOCKS = frozenset({"EmbeddedResource", "TextResourceContents", "BlobResourceContents"})
+
+
+def _refuse_resource_copies(value: cst.BaseExpression, body) -> None:
+    """Raise ``Unfixable`` when the returned ``value`` also sends data in an embedded resource,
+    written in the return or in a local the return names (assigned in ``body``, the tool's
+    statements): only the text would be paged, so the rewrite would not make the tool LOW."""
+    names = {n.value for n in walk(value) if isinstance(n, cst.Name)}
+    parts = [value]
+    for stmt in body:
+        for node in walk(stmt):
+            if isinstance(node, cst.Assign) and any(
+                    isinstance(t.target, cst.Name) and t.target.value in names for t in node.targets):
+                parts.append(node.value)
+    for part in parts:
+        for node in walk(part):
+            if isinstance(node, cst.Call) and (dotted_name(node.func) or "").split(".")[-1] in _RESOURCE_BLOCKS \
+                    and not all(isinstance(a.value, (cst.SimpleString, cst.Integer)) for a in node.args
+                                if a.keyword is not None and a.keyword.value in ("text", "blob")):
+                raise Unfixable("it also sends the data in an embedded resource, which tokenlint.runtime "
+                                "cannot page (only the text would be paged)")
 
 
 def _text_helper_args(mod: ParsedModule, call: cst.Call) -> list[cst.BaseExpression]:
