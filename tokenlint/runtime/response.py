@@ -323,14 +323,15 @@ class _Pager:
                                   total_tokens=99_999_999,
                                   next_action=next_action(self.tool, self.arguments, placeholder),
                                   continued_fence="`" * 12 + "x" * 40)
-            reserve = self.est.count_text_tokens(worst) + _RESERVE_TOKENS
+            # the footer as sent in structured content too (JSON-escaped: see fits_value)
+            reserve = self.est.count_text_tokens(json.dumps(worst, ensure_ascii=False)) + _RESERVE_TOKENS
             body_budget = self.max_tokens - reserve
             if body_budget < 20:
                 raise ValueError(f"max_tokens={self.max_tokens} leaves no room for a text page"
                                  + _no_room_hint(self.est))
             entry.pages = split_text(
                 text, count_tokens=self.est.count_text_tokens,
-                fits=lambda body: self.est.fits(body, body_budget),
+                fits=lambda body: self.est.fits_value(body, body_budget),
                 body_budget_tokens=body_budget)
         pages: list[TextPage] = entry.pages
         n = len(pages)
