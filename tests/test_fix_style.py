@@ -103,8 +103,9 @@ def test_lines_fix_does_not_change_keep_their_bytes(tmp_path):
     assert removed == ["def list_orders(region:str) -> list:", "    return rows"]
     added = [line for line in new_lines if line not in old_lines]
     assert added == [
-        "from tokenlint.runtime import Paged, fit_response",
-        "def list_orders(region:str, cursor: str | None = None) -> Paged[list]:",
+        "from tokenlint.runtime import Cursor, Paged, fit_response",
+        "def list_orders(region:str, cursor: Cursor = None) -> Paged[list]:",
+        '    """Long results are paged: follow next_action for the rest."""',
         "    return fit_response(",
         "        rows,",
         '        tool="list_orders",',

@@ -253,17 +253,21 @@ def _settings(paths: list[str], config_path: str | None, overrides: dict) -> Set
 @click.option("--no-declare-dependency", is_flag=True,
               help="Do not add the runtime requirement (mcp-tokenlint-runtime) to the rewritten "
               "project's pyproject.toml or requirements.txt.")
+@click.option("--no-paging-hint", is_flag=True,
+              help="Do not add the sentence on paging to each rewritten tool's description "
+              "(its docstring, or a low-level Tool's description). [config: paging-hint = false]")
 @_file_options
 @click.option("-q", "--quiet", is_flag=True, help="Print only errors and tools left unfixed.")
-def fix(paths, diff, max_response_tokens, no_declare_dependency, config_path, force_exclude, no_gitignore,
-        quiet) -> None:
+def fix(paths, diff, max_response_tokens, no_declare_dependency, no_paging_hint, config_path, force_exclude,
+        no_gitignore, quiet) -> None:
     """Rewrite every HIGH or MEDIUM tool under PATHS (default: .) to keep its response in budget.
 
     Each data-carrying `return` goes through `tokenlint.runtime` (`fit_response`, or
     `fit_json_text` in place of `json.dumps`): within the budget the tool returns exactly what it
     returned before; over it, the largest page of whole records (50, 40, 30, 20 or 10) or of text
     that fits, with a `next_action` carrying a `cursor` that fetches the rest. The tool gains a
-    `cursor` parameter (low-level servers: a `cursor` property in its inputSchema), a return
+    `cursor` parameter described in its input schema (low-level servers: a `cursor` property in
+    its inputSchema) and one sentence on paging in its description (--no-paging-hint), a return
     annotation `T` becomes `Paged[T]`, unclamped limits (TL107) get a maximum and constant
     slices that silently cut the response (TL301) are dropped.
 
@@ -282,6 +286,7 @@ def fix(paths, diff, max_response_tokens, no_declare_dependency, config_path, fo
         "force_exclude": force_exclude,
         "respect_gitignore": False if no_gitignore else None,
         "declare_dependency": False if no_declare_dependency else None,
+        "paging_hint": False if no_paging_hint else None,
     })
     try:
         result = fix_paths(paths, settings)

@@ -57,6 +57,8 @@ class Settings:
     force_exclude: bool = False
     #: ``fix`` declares ``mcp-tokenlint-runtime`` in the rewritten project's manifest.
     declare_dependency: bool = True
+    #: ``fix`` adds one sentence on paging to each rewritten tool's description (``PAGING_HINT``).
+    paging_hint: bool = True
     config_file: str | None = None
     root: str = "."
 
@@ -77,7 +79,7 @@ _KEYS = {
     "select": list, "ignore": list, "extend-select": list, "exclude": list,
     "extend-exclude": list, "per-file-ignores": dict, "max-response-tokens": int,
     "max-definition-tokens": int, "fail-on": str, "extra-sources": dict, "extra-bounds": list,
-    "respect-gitignore": bool, "force-exclude": bool, "declare-dependency": bool,
+    "respect-gitignore": bool, "force-exclude": bool, "declare-dependency": bool, "paging-hint": bool,
 }
 
 

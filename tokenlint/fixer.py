@@ -114,7 +114,7 @@ def fix_paths(paths: list[str], settings: Settings) -> FixResult:
             if not plan:
                 continue
             code, text = mod.tree.code, sources[mod.path]
-            new = _transform(mod, code, plan, errors)
+            new = _transform(mod, code, plan, errors, settings.paging_hint)
             if new is not None and code != text:
                 new = _restore_tail(new, code, text)
             if new is None:
@@ -207,10 +207,11 @@ def _restore_tail(new: str, code: str, text: str) -> str | None:
     return new[: len(new) - len(code_tail)] + text[len(text.rstrip()):]
 
 
-def _transform(mod: ParsedModule, code: str, plan: FilePlan, errors: list[str]) -> str | None:
+def _transform(mod: ParsedModule, code: str, plan: FilePlan, errors: list[str],
+               paging_hint: bool = True) -> str | None:
     context = CodemodContext(filename=str(mod.path), full_module_name=mod.module_name)
     style = style_for(mod.path)
-    outcome = transform_module(FitToBudget(context, plan, style), code)
+    outcome = transform_module(FitToBudget(context, plan, style, paging_hint), code)
     if isinstance(outcome, TransformSkip):
         return code
     if isinstance(outcome, TransformFailure):

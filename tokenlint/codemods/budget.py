@@ -20,7 +20,7 @@ from libcst.metadata import PositionProvider
 
 from tokenlint.codemods.layout import layout_statement
 from tokenlint.codemods.style import Style
-from tokenlint.codemods.plan import FilePlan, FunctionEdit, NodeKey, Wrap, node_code, variable_names
+from tokenlint.codemods.plan import PAGING_HINT, FilePlan, FunctionEdit, NodeKey, Wrap, node_code, variable_names
 from tokenlint.imports import dotted_name
 from tokenlint.walk import walk
 
@@ -36,8 +36,11 @@ class FitToBudget(VisitorBasedCodemodCommand):
                    "pre-estimation, progressive reduction and NextAction continuation.")
     METADATA_DEPENDENCIES = (PositionProvider,)
 
-    def __init__(self, context: CodemodContext, plan: FilePlan | None = None, style: Style = Style()) -> None:
+    def __init__(self, context: CodemodContext, plan: FilePlan | None = None, style: Style = Style(),
+                 paging_hint: bool = True) -> None:
         super().__init__(context)
+        #: Add ``PAGING_HINT`` to each paged tool's description (``[tool.tokenlint] paging-hint``).
+        self.paging_hint = paging_hint
         self.plan: FilePlan = plan if plan is not None else context.scratch[PLAN_KEY]
         #: The project formatter's style the added lines are written in (``codemods.style``).
         self.style = style
@@ -92,6 +95,9 @@ class FitToBudget(VisitorBasedCodemodCommand):
             self.stmt_wrapped = True
         if key in self.plan.clamp_exprs:
             updated_node = _parse(f"min({node_code(updated_node)}, {self.plan.clamp_exprs[key]:_})")
+            self.stmt_wrapped = True
+        if key in self.plan.descriptions and self.paging_hint and isinstance(updated_node, cst.SimpleString):
+            updated_node = _with_hint(updated_node)
             self.stmt_wrapped = True
         if key in self.plan.schemas:
             updated_node = _parse(f"with_cursor_parameter({node_code(updated_node)})")
@@ -164,6 +170,8 @@ class FitToBudget(VisitorBasedCodemodCommand):
             return updated_node
         if edit.clamps or edit.snapshot:
             updated_node = _insert_statements(updated_node, edit, self.style, len(self._indent(key)) + 4)
+        if edit.add_cursor and self.paging_hint:
+            updated_node = _docstring_with_hint(updated_node, self._indent(key) + "    ")
         if edit.add_cursor:
             updated_node = updated_node.with_changes(
                 params=_add_cursor(updated_node.params, updated_node.whitespace_before_params))
@@ -291,13 +299,14 @@ def _is_docstring(stmt: cst.BaseStatement) -> bool:
 
 
 def _add_cursor(params: cst.Parameters, before_params: cst.BaseParenthesizableWhitespace) -> cst.Parameters:
-    """Append ``cursor: str | None = None``, keeping the list's layout: with a trailing comma (one
+    """Append ``cursor: Cursor = None`` (an optional str whose schema property has a description,
+    ``tokenlint.runtime.Cursor``), keeping the list's layout: with a trailing comma (one
     parameter per line) the new parameter takes the last line's comma and the previous last
     parameter gets the comma of the lines before it. Keyword-only when the list has ``*`` or
     ``**kwargs``."""
     new = cst.Param(
         name=cst.Name("cursor"),
-        annotation=cst.Annotation(_parse("str | None")),
+        annotation=cst.Annotation(cst.Name("Cursor")),
         equal=cst.AssignEqual(cst.SimpleWhitespace(" "), cst.SimpleWhitespace(" ")),
         default=cst.Name("None"),
     )
@@ -325,6 +334,53 @@ def _add_cursor(params: cst.Parameters, before_params: cst.BaseParenthesizableWh
         star = params.star_arg if isinstance(params.star_arg, (cst.Param, cst.ParamStar)) else cst.ParamStar()
         return params.with_changes(kwonly_params=[*group, new], star_arg=star)
     return params.with_changes(params=[*group, new])
+
+
+def _with_hint(string: cst.SimpleString) -> cst.SimpleString:
+    """A one-line description literal with ``PAGING_HINT`` appended (unchanged if it has it)."""
+    value = string.evaluated_value
+    if not isinstance(value, str) or PAGING_HINT in value:
+        return string
+    sep = "" if not value or value.endswith(" ") else " "
+    return string.with_changes(value=f"{string.value[:-1]}{sep}{PAGING_HINT}{string.quote}")
+
+
+def _docstring_with_hint(fn: cst.FunctionDef, indent: str) -> cst.FunctionDef:
+    """``fn`` with ``PAGING_HINT`` as the last paragraph of its docstring (which becomes the tool's
+    description), or as a new one-line docstring, or appended to a ``description="..."`` of its
+    decorator (then the SDK does not use the docstring); ``indent``: the body's indentation. A
+    docstring that is not a plain triple-quoted string (raw, bytes, f-string, concatenated,
+    single-quoted) is left alone, and so is one that has the sentence."""
+    decorators = list(fn.decorators)
+    for i, d in enumerate(decorators):  # ``@mcp.tool(description="...")``: the docstring is not used
+        call = d.decorator
+        if isinstance(call, cst.Call):
+            for j, arg in enumerate(call.args):
+                if arg.keyword is not None and arg.keyword.value == "description":
+                    if not (isinstance(arg.value, cst.SimpleString) and not arg.value.prefix
+                            and len(arg.value.quote) == 1):
+                        return fn
+                    args = list(call.args)
+                    args[j] = arg.with_changes(value=_with_hint(arg.value))
+                    decorators[i] = d.with_changes(decorator=call.with_changes(args=args))
+                    return fn.with_changes(decorators=decorators)
+    body = list(fn.body.body) if isinstance(fn.body, cst.IndentedBlock) else None
+    if body is None:
+        return fn
+    if not (body and _is_docstring(body[0])):
+        doc = cst.parse_statement(f'"""{PAGING_HINT}"""\n')
+        return fn.with_changes(body=fn.body.with_changes(body=[doc, *body]))
+    stmt = body[0]
+    string = stmt.body[0].value
+    if not isinstance(string, cst.SimpleString) or string.prefix or len(string.quote) != 3 \
+            or PAGING_HINT in string.value:
+        return fn
+    text = string.value[3:-3]
+    if text.endswith("\\"):
+        return fn
+    new = f"{string.quote}{text.rstrip()}\n\n{indent}{PAGING_HINT}\n{indent}{string.quote}"
+    stmt = stmt.with_changes(body=[stmt.body[0].with_changes(value=string.with_changes(value=new))])
+    return fn.with_changes(body=fn.body.with_changes(body=[stmt, *body[1:]]))
 
 
 def _has_multiline_string(node: cst.CSTNode) -> bool:
