@@ -357,7 +357,7 @@ def test_no_python_files_gives_a_warning(tmp_path, command):
     for where in ("empty", "docs"):
         result = CliRunner().invoke(main, [command, str(tmp_path / where)])
         assert result.exit_code == 0
-        assert f"tokenlint: warning: no Python files found in {tmp_path / where}" in result.stderr
+        assert f"tokenlint: warning: no Python files to check in {tmp_path / where}" in result.stderr
     result = CliRunner().invoke(main, [command, str(write(tmp_path, "ok.py", SAFE))])
     assert "warning" not in result.stderr
 
@@ -394,3 +394,17 @@ def test_enum_member_tool_names(tmp_path):
     assert [(t["name"], t["function"], t["framework"]) for t in data["tools"]] == [
         ("git_status", "status", "mcp-mcpserver")
     ]
+
+
+def test_a_named_tool_module_is_analysed_with_the_server_module_it_imports():
+    """fixtures/split_server/tools_db.py registers its tools on the server created in server.py:
+    named alone (as pre-commit names a staged file), its tools are found; only its own tools and
+    their findings are reported (TL101 of all_orders sits in the helper module it calls)."""
+    from helpers import FIXTURES
+
+    data = json.loads(run("--format", "json", "--no-cache", FIXTURES / "split_server" / "tools_db.py").stdout)
+    assert sorted(t["name"] for t in data["tools"]) == [
+        "all_orders", "low_stock", "order_detail", "orders_page", "stock_levels"]
+    assert {t["path"] for t in data["tools"]} == {f"{FIXTURES}/split_server/tools_db.py"}
+    assert {f["tool"] for f in data["findings"]} == {"all_orders", "low_stock", "stock_levels"}
+    assert {f["path"].rsplit("/", 1)[1] for f in data["findings"]} == {"tools_db.py", "helpers.py"}

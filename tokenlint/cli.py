@@ -70,7 +70,8 @@ def _warn_if_empty(files_checked: int, paths: list[str]) -> None:
     """A warning on stderr when ``paths`` held no Python file at all (an empty directory, a
     wrong directory): a run that checked nothing must not look like a clean one."""
     if not files_checked:
-        click.echo(f"tokenlint: warning: no Python files found in {', '.join(paths)}", err=True)
+        click.echo(f"tokenlint: warning: no Python files to check in {', '.join(paths)} "
+                   "(none found, or all excluded)", err=True)
 
 
 @main.command()
