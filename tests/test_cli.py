@@ -408,3 +408,19 @@ def test_a_named_tool_module_is_analysed_with_the_server_module_it_imports():
     assert {t["path"] for t in data["tools"]} == {f"{FIXTURES}/split_server/tools_db.py"}
     assert {f["tool"] for f in data["findings"]} == {"all_orders", "low_stock", "stock_levels"}
     assert {f["path"].rsplit("/", 1)[1] for f in data["findings"]} == {"tools_db.py", "helpers.py"}
+
+
+def test_the_readme_first_command_leads_with_a_risky_tool():
+    """`tokenlint check fixtures/` (the README's first command) opens with a finding of a risky
+    tool, not with a TL001 of the deliberately broken fixtures."""
+    from helpers import FIXTURES, REPO
+
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    assert readme.startswith("# tokenlint\n\n```bash\npython -m pip install ./tokenlint/runtime . && "
+                             "tokenlint check fixtures/\n")
+    result = run("--no-cache", FIXTURES)
+    first = result.stdout.splitlines()[0]
+    assert " TL001 " not in first and " [*] " in first
+    tool = re.search(r"tool `([^`]+)`", first).group(1)
+    risky = [line.split()[1] for line in result.stdout.splitlines() if line.startswith(("HIGH ", "MEDIUM "))]
+    assert tool in risky
