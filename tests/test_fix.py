@@ -464,3 +464,14 @@ def test_no_paging_hint_flag(tmp_path):
     assert hidden.exit_code == 1 and "+def tags(cursor: Cursor = None) -> Paged[list]:" in hidden.stdout
     assert PAGING_HINT not in hidden.stdout
     assert "--no-paging-hint" in CliRunner().invoke(main, ["fix", "--help"]).stdout
+
+
+def test_a_named_tool_module_is_fixed_with_its_server_read_from_disk(tmp_path):
+    """`fix tools_db.py` (pre-commit's tokenlint-fix names the staged file only): its tools,
+    registered on the server created in server.py, are rewritten; no other file is changed."""
+    shutil.copytree(FIXTURES / "split_server", tmp_path / "split_server")
+    result = fix_paths([str(tmp_path / "split_server" / "tools_db.py")], SETTINGS)
+    assert result.errors == []
+    assert sorted(o.name for o in result.outcomes if o.fixed) == ["all_orders", "low_stock", "stock_levels"]
+    assert [c.display for c in result.changes if not c.manifest] == [f"{tmp_path}/split_server/tools_db.py"]
+    assert {t.path for t in result.before.result.tools} == {f"{tmp_path}/split_server/tools_db.py"}

@@ -33,7 +33,7 @@ from tokenlint.codemods.style import style_for
 from tokenlint.codemods.plan import NOT_LOW_REASON, FilePlan, ToolOutcome, plan_module
 from tokenlint.config import Settings
 from tokenlint.engine import RunResult, check_files
-from tokenlint.files import expand_paths
+from tokenlint.files import context_files, expand_paths
 from tokenlint.imports import dotted_name
 from tokenlint.model import Risk
 from tokenlint.project import ParsedModule
@@ -91,7 +91,10 @@ def fix_paths(paths: list[str], settings: Settings) -> FixResult:
     error line naming the file (and the file is left alone).
     """
     files = expand_paths(paths, settings)
-    before = check_files(files, settings)
+    # named files are understood with their package's other modules (a tool module whose server
+    # is created in server.py); only the named files are rewritten
+    context = context_files(paths, files, settings)
+    before = check_files(files, settings, context=context)
     result = FixResult(before=before)
     by_module: dict[int, tuple[ParsedModule, list]] = {}
     for facts in before.facts:
@@ -125,7 +128,7 @@ def fix_paths(paths: list[str], settings: Settings) -> FixResult:
                 overrides[mod.path] = new
         if not overrides:
             break
-        after = check_files(files, settings, overrides=overrides)
+        after = check_files(files, settings, overrides=overrides, context=context)
         still = {(f.tool.module.path, f.tool.name) for f in after.facts
                  if f.risk is not None and f.risk >= Risk.MEDIUM}
         failed = [(path, o) for path, (_, plan) in plans.items() for o in plan.outcomes

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Callable
 
 from tokenlint.files import context_files, expand_paths
-from tokenlint.plan import Candidate, GroupResult, RunPlan, RunResult, merge, read_files
+from tokenlint.plan import Candidate, GroupResult, RunPlan, RunResult, merge, named_only, read_files
 
 #: Below this many candidate files to analyse, a pool costs more than it saves (forking and
 #: warming workers takes about as long as analysing a few files): they run in this process.
@@ -79,20 +79,7 @@ def run_check(
     if cache is not None:
         cache.save()
     run = merge(plan, [r for r in results if r is not None], settings)
-    return _named_only(run, named) if context else run
-
-
-def _named_only(run: RunResult, named: set[str]) -> RunResult:
-    """``run`` with the tools defined in the ``named`` files (display paths) and their findings
-    (also those located in a helper module they call), and the named files' own findings."""
-    from dataclasses import replace
-
-    result = run.result
-    tools = tuple(t for t in result.tools if t.path in named)
-    names = {t.name for t in tools}
-    findings = tuple(f for f in result.findings
-                     if f.path in named or (f.tool is not None and f.tool in names))
-    return replace(run, result=replace(result, tools=tools, findings=findings))
+    return named_only(run, named) if context else run
 
 
 def _analyse(groups: list[list[Candidate]], todo: list[int], plan: RunPlan, settings, jobs: int):
