@@ -5,7 +5,8 @@ Used by the property tests (``test_fuzz.py``) and by ``benchmarks/scan_tree.py``
 - ``rewrite_problems``: each changed file's new text parses (LibCST) and compiles (CPython), and
   differs from the old text only inside the rewritten tools (their ``def`` ranges, decorators
   included, plus the other nodes the plan edits: a low-level tool's ``inputSchema``, a clamped
-  limit read outside the tool) and by added or merged ``from tokenlint.runtime import ...`` lines.
+  limit read outside the tool, and the whole statement holding each, which fix lays out again)
+  and by added or merged ``from tokenlint.runtime import ...`` lines.
 - ``roundtrip_problems``: the above on a file on disk, then the rewrite written, and ``fix`` run
   again must change nothing (fix∘fix = fix) and leave no rewritten tool above LOW.
 """
@@ -42,9 +43,29 @@ def allowed_lines(result: FixResult, change: FileChange, max_tokens: int) -> set
     unfixed = frozenset(f.tool.name for f in facts if f.tool.name not in fixed)
     plan = plan_module(mod, [f for f in facts if f.risk is not None and f.risk >= Risk.MEDIUM],
                        max_tokens, unfixed)
-    for key in [*plan.schemas, *plan.clamp_exprs, *plan.drop_slices, *plan.wraps, *plan.functions]:
+    keys = [*plan.schemas, *plan.clamp_exprs, *plan.drop_slices, *plan.wraps, *plan.functions,
+            *plan.tool_lists, *plan.descriptions]
+    # a statement holding an edit is laid out again as the project's formatter would
+    # (codemods/layout.py): all of its lines may change
+    statements = [mod.position(n) for n in _statements(mod.tree)]
+    for key in keys:
         lines.update(range(key.line, key.end_line + 1))
+        around = [(s[0], s[2]) for s in statements if s[0] <= key.line and key.end_line <= s[2]]
+        if around:
+            start, end = min(around, key=lambda r: r[1] - r[0])
+            lines.update(range(start, end + 1))
     return lines
+
+
+def _statements(tree: cst.Module) -> list[cst.SimpleStatementLine]:
+    found: list[cst.SimpleStatementLine] = []
+
+    class Statements(cst.CSTVisitor):
+        def visit_SimpleStatementLine(self, node: cst.SimpleStatementLine) -> None:
+            found.append(node)
+
+    tree.visit(Statements())
+    return found
 
 
 _LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$")
@@ -87,6 +108,14 @@ def outside_changes(old: str, new: str, allowed: set[int]) -> list[str]:
 def _without_added_imports(b: list[str]):
     """``b`` without its runtime import lines, with and without the empty line after each."""
     idx = [i for i, line in enumerate(b) if _RUNTIME_IMPORT.match(line)][:3]
+    for i in list(idx):  # ``from tokenlint.runtime import (`` split one name per line
+        if b[i].rstrip().endswith("("):
+            j = i + 1
+            while j < len(b) and not b[j].strip().startswith(")"):
+                idx.append(j)
+                j += 1
+            idx.append(j)
+    idx = sorted(set(idx))
     optional = [i + 1 for i in idx if i + 1 < len(b) and not b[i + 1].strip("\r\n")]
     for mask in range(1 << len(optional)):
         drop = set(idx) | {i for k, i in enumerate(optional) if mask >> k & 1}

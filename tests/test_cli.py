@@ -320,10 +320,46 @@ def test_force_exclude_applies_to_named_files(tmp_path):
     assert run("--force-exclude", path).exit_code == 0
 
 
-def test_missing_path_is_reported(tmp_path):
-    result = run(tmp_path / "nope.py")
+def test_missing_path_is_a_usage_error(tmp_path):
+    """A path named on the command line that does not exist is a usage error (exit 2, as in
+    ruff), not a TL001 finding that --exit-zero would hide; for fix too."""
+    for args in (["check"], ["check", "--exit-zero"], ["fix"], ["fix", "--diff"]):
+        result = CliRunner().invoke(main, [*args, str(tmp_path / "nope.py")])
+        assert result.exit_code == 2, args
+        assert f"Path '{tmp_path / 'nope.py'}' does not exist" in result.stderr
+        assert "TL001" not in result.stdout
+
+
+BROKEN = "from mcp.server.fastmcp import FastMCP\n\nmcp = FastMCP('x')\n\ndef f(:\n    pass\n"
+
+
+@pytest.mark.parametrize("flags", [[], ["--select", "TL1"], ["--ignore", "TL001"], ["--ignore", "TL0"],
+                                   ["--select", "TL201", "--fail-on", "high"]])
+def test_a_file_that_cannot_be_parsed_always_fails(tmp_path, flags):
+    path = write(tmp_path, "server.py", BROKEN)
+    result = run(*flags, path)
     assert result.exit_code == 1
-    assert "cannot read file" in result.stdout
+    assert f"{path}:5:7: TL001 cannot analyse {path}: syntax error at 5:7" in result.stdout
+
+
+def test_a_file_that_cannot_be_parsed_fails_under_per_file_ignores_config(tmp_path):
+    write(tmp_path, "pyproject.toml", "[tool.tokenlint]\nignore = ['TL001']\n"
+          "per-file-ignores = {'server.py' = ['TL001']}\n")
+    result = run(write(tmp_path, "server.py", BROKEN))
+    assert result.exit_code == 1
+    assert "TL001" in result.stdout
+
+
+@pytest.mark.parametrize("command", ["check", "fix"])
+def test_no_python_files_gives_a_warning(tmp_path, command):
+    (tmp_path / "empty").mkdir()
+    write(tmp_path, "docs/README.md", "# not Python\n")
+    for where in ("empty", "docs"):
+        result = CliRunner().invoke(main, [command, str(tmp_path / where)])
+        assert result.exit_code == 0
+        assert f"tokenlint: warning: no Python files to check in {tmp_path / where}" in result.stderr
+    result = CliRunner().invoke(main, [command, str(write(tmp_path, "ok.py", SAFE))])
+    assert "warning" not in result.stderr
 
 
 def test_rule_command_prints_docs():
@@ -358,3 +394,33 @@ def test_enum_member_tool_names(tmp_path):
     assert [(t["name"], t["function"], t["framework"]) for t in data["tools"]] == [
         ("git_status", "status", "mcp-mcpserver")
     ]
+
+
+def test_a_named_tool_module_is_analysed_with_the_server_module_it_imports():
+    """fixtures/split_server/tools_db.py registers its tools on the server created in server.py:
+    named alone (as pre-commit names a staged file), its tools are found; only its own tools and
+    their findings are reported (TL101 of all_orders sits in the helper module it calls)."""
+    from helpers import FIXTURES
+
+    data = json.loads(run("--format", "json", "--no-cache", FIXTURES / "split_server" / "tools_db.py").stdout)
+    assert sorted(t["name"] for t in data["tools"]) == [
+        "all_orders", "low_stock", "order_detail", "orders_page", "stock_levels"]
+    assert {t["path"] for t in data["tools"]} == {f"{FIXTURES}/split_server/tools_db.py"}
+    assert {f["tool"] for f in data["findings"]} == {"all_orders", "low_stock", "stock_levels"}
+    assert {f["path"].rsplit("/", 1)[1] for f in data["findings"]} == {"tools_db.py", "helpers.py"}
+
+
+def test_the_readme_first_command_leads_with_a_risky_tool():
+    """`tokenlint check fixtures/` (the README's first command) opens with a finding of a risky
+    tool, not with a TL001 of the deliberately broken fixtures."""
+    from helpers import FIXTURES, REPO
+
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    assert readme.startswith("# tokenlint\n\n```bash\npython -m pip install ./tokenlint/runtime . && "
+                             "tokenlint check fixtures/\n")
+    result = run("--no-cache", FIXTURES)
+    first = result.stdout.splitlines()[0]
+    assert " TL001 " not in first and " [*] " in first
+    tool = re.search(r"tool `([^`]+)`", first).group(1)
+    risky = [line.split()[1] for line in result.stdout.splitlines() if line.startswith(("HIGH ", "MEDIUM "))]
+    assert tool in risky

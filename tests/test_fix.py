@@ -91,9 +91,9 @@ def test_fix_twice_is_a_fixpoint(fixed_fixtures):
     assert all(not o.fixed for o in again.outcomes)  # only the unfixable ones are left
 
 
-def _fix_source(tmp_path, source: str, name: str = "server.py") -> tuple[str, list]:
+def _fix_source(tmp_path, source: str, name: str = "server.py", settings=SETTINGS) -> tuple[str, list]:
     path = write(tmp_path, name, textwrap.dedent(source))
-    result = fix_paths([str(path)], SETTINGS)
+    result = fix_paths([str(path)], settings)
     assert result.errors == []
     return (result.changes[0].new_text if result.changes else path.read_text()), result.outcomes
 
@@ -115,18 +115,23 @@ def test_layout_of_multiline_parameters_with_trailing_comma(tmp_path):
         def orders(
             customer: str,
             status: str = "open",
-            cursor: str | None = None,
+            cursor: Cursor = None,
         ) -> Paged[list[dict]]:
-            """Orders of a customer."""
+            """Orders of a customer.
+
+            Long results are paged: follow next_action for the rest.
+            """
             return fit_response(
-                db.execute("SELECT * FROM orders WHERE c = ? AND s = ?", (customer, status)).fetchall(),
+                db.execute(
+                    "SELECT * FROM orders WHERE c = ? AND s = ?", (customer, status)
+                ).fetchall(),
                 tool="orders",
                 arguments={"customer": customer, "status": status},
                 cursor=cursor,
                 max_tokens=10_000,
             )
     ''') in new
-    assert "from tokenlint.runtime import Paged, fit_response\n" in new
+    assert "from tokenlint.runtime import Cursor, Paged, fit_response\n" in new
 
 
 def test_keyword_only_and_kwargs_get_a_keyword_only_cursor(tmp_path):
@@ -138,8 +143,8 @@ def test_keyword_only_and_kwargs_get_a_keyword_only_cursor(tmp_path):
         def b(q: str, **extra) -> list:
             return db.execute("SELECT * FROM t WHERE q = ?", (q,)).fetchall()
     '''))
-    assert "async def a(*, q: str, cursor: str | None = None) -> Paged[list]:" in new
-    assert "def b(q: str, *, cursor: str | None = None, **extra) -> Paged[list]:" in new
+    assert "async def a(*, q: str, cursor: Cursor = None) -> Paged[list]:" in new
+    assert "def b(q: str, *, cursor: Cursor = None, **extra) -> Paged[list]:" in new
     compile(new, "server.py", "exec")
 
 
@@ -151,9 +156,12 @@ def test_local_named_cursor_is_renamed_not_shadowed(tmp_path):
             cursor.execute("SELECT name FROM tags")
             return cursor.fetchall()
     '''))
-    assert "    db_cursor = db.cursor()\n    db_cursor.execute(" in new
-    assert '        db_cursor.fetchall(),\n        tool="tags", arguments={}, cursor=cursor, max_tokens=10_000,\n' in new
-    assert "def tags(cursor: str | None = None):" in new
+    # renamed to a name of the same length: the renamed lines keep their layout
+    assert "    db_cur = db.cursor()\n    db_cur.execute(" in new
+    assert ('    return fit_response(\n'
+            '        db_cur.fetchall(), tool="tags", arguments={}, cursor=cursor, max_tokens=10_000\n'
+            '    )\n') in new
+    assert "def tags(cursor: Cursor = None):" in new
 
 
 def test_clamp_json_dumps_and_context_session(tmp_path):
@@ -166,7 +174,9 @@ def test_clamp_json_dumps_and_context_session(tmp_path):
             rows = db.execute("SELECT * FROM t LIMIT ?", (limit,)).fetchall()
             return json.dumps(rows, indent=2)
     '''))
-    assert '    """Top rows."""\n    limit = min(limit, 1_000)\n' in new
+    # the docstring (the tool's description) gains one sentence on paging
+    assert '    """Top rows.\n\n    Long results are paged: follow next_action for the rest.\n    """\n' \
+        '    limit = min(limit, 1_000)\n' in new
     assert ('fit_json_text(\n        rows,\n        tool="top",\n        arguments={"limit": limit},\n'
             '        cursor=cursor,\n        session_id=session_id_from_context(ctx),\n        max_tokens=10_000,\n'
             '        indent=2,\n    )') in new
@@ -180,9 +190,10 @@ def test_reassigned_parameter_gets_the_arguments_as_called(tmp_path):
             since = since or "1970-01-01"
             return db.execute("SELECT * FROM t WHERE q = ? AND at > ?", (q, since)).fetchall()
     '''))
-    assert ('def t(q: str, since: str | None = None, cursor: str | None = None) -> Paged[Optional[list]]:\n'
+    assert ('def t(q: str, since: str | None = None, cursor: Cursor = None) -> Paged[Optional[list]]:\n'
+            '    """Long results are paged: follow next_action for the rest."""\n'
             '    call_arguments = {"q": q, "since": since}\n    since = since or "1970-01-01"\n') in new
-    assert "arguments=call_arguments, cursor=cursor" in new
+    assert "        arguments=call_arguments,\n        cursor=cursor,\n" in new
     assert outcomes[0].fixed
 
 
@@ -234,7 +245,7 @@ def test_long_signature_is_laid_out_one_parameter_per_line(tmp_path):
             table_name: str,
             order_by_column: str = "id",
             descending_order: bool = False,
-            cursor: str | None = None,
+            cursor: Cursor = None,
         ) -> Paged[list]:
     ''') in new
 
@@ -250,7 +261,8 @@ def test_parenthesized_value_with_a_comment_is_reindented(tmp_path):
             )
     '''))
     assert ("    return fit_response(\n        (\n            rows  # the data\n        ),\n"
-            '        tool="t", arguments={}, cursor=cursor, max_tokens=10_000,\n    )\n') in new
+            '        tool="t",\n        arguments={},\n        cursor=cursor,\n        max_tokens=10_000,\n'
+            '    )\n') in new
 
 
 def test_silent_slice_is_dropped_and_sql_cap_kept(tmp_path):
@@ -314,8 +326,9 @@ async def call_tool(name: str, arguments: dict) -> list[types.TextContent]:
 def test_lowlevel_branch_and_input_schema(tmp_path):
     new, outcomes = _fix_source(tmp_path, LOWLEVEL)
     assert 'inputSchema=with_cursor_parameter({"type": "object"})' in new
-    assert ('text=fit_json_text(\n            rows,\n            tool="dump", arguments=arguments, '
-            'cursor=arguments.get("cursor"), max_tokens=10_000,\n        ))]') in new
+    assert ('                text=fit_json_text(\n                    rows,\n                    tool="dump",\n'
+            '                    arguments=arguments,\n                    cursor=arguments.get("cursor"),\n'
+            '                    max_tokens=10_000,\n                ),\n            )\n        ]\n') in new
     assert outcomes[0].fixed
 
 
@@ -382,3 +395,83 @@ def test_rewrite_that_does_not_parse_is_dropped(tmp_path, monkeypatch):
     assert result.exit_code == 2
     assert f"tokenlint: {path}: rewrite of dump dropped: it would not parse" in result.stderr
     assert path.read_text() == LOWLEVEL
+
+
+def test_fixable_marks_agree_with_what_fix_does(fixed_fixtures):
+    """`[*]` (fixable) is promised for exactly the tools `fix` rewrites: no tool is marked and
+    then declined (e.g. "the rewrite would not make it LOW": data also sent in an embedded
+    resource), and every rewritten tool had a fixable finding."""
+    from tokenlint.codemods.plan import NOT_LOW_REASON
+
+    _, result, _ = fixed_fixtures
+    def unit(path: str) -> str:  # a fixture file or package (findings may be in its helpers)
+        return "/".join(path.split("/")[:2])
+
+    promised = {(unit(f.path), f.tool) for f in result.before.result.findings if f.fixable}
+    fixed = {(unit(o.path), o.name) for o in result.outcomes if o.fixed}
+    assert len(fixed) >= 60
+    assert promised == fixed
+    assert [o.name for o in result.outcomes if o.reason == NOT_LOW_REASON] == []
+
+
+PAGING_TOOLS = HEADER + textwrap.dedent('''
+    @mcp.tool(description="Every tag.")
+    def tags() -> list:
+        """Not the description: the decorator's is."""
+        return db.execute("SELECT name FROM tags").fetchall()
+
+
+    @mcp.tool()
+    def notes() -> list:
+        """Every note.
+
+        Args: none.
+        """
+        return db.execute("SELECT body FROM notes").fetchall()
+''')
+
+
+def test_paging_sentence_goes_where_the_description_comes_from(tmp_path):
+    """The description the SDK sends gains one sentence: a decorator's ``description=``, else the
+    docstring (its last paragraph); a low-level ``Tool(description=...)`` literal; fix is
+    idempotent on it; ``paging-hint = false`` turns it off."""
+    from tokenlint.codemods.plan import PAGING_HINT
+
+    new, _ = _fix_source(tmp_path, PAGING_TOOLS)
+    assert f'@mcp.tool(description="Every tag. {PAGING_HINT}")\n' in new
+    assert '    """Not the description: the decorator\'s is."""\n' in new
+    assert f'    """Every note.\n\n    Args: none.\n\n    {PAGING_HINT}\n    """\n' in new
+    assert new.count(PAGING_HINT) == 2
+    (tmp_path / "server.py").write_text(new)
+    again = fix_paths([str(tmp_path / "server.py")], SETTINGS)
+    assert again.changes == []
+    low, _ = _fix_source(tmp_path, LOWLEVEL, name="low.py")
+    assert f'description="All rows. {PAGING_HINT}",' in low
+    off = load_settings(None, {"paging_hint": False})
+    new, _ = _fix_source(tmp_path, PAGING_TOOLS, name="off.py", settings=off)
+    assert PAGING_HINT not in new and "cursor: Cursor = None" in new
+    low, _ = _fix_source(tmp_path, LOWLEVEL, name="low_off.py", settings=off)
+    assert PAGING_HINT not in low
+
+
+def test_no_paging_hint_flag(tmp_path):
+    from tokenlint.codemods.plan import PAGING_HINT
+
+    path = write(tmp_path, "server.py", PAGING_TOOLS)
+    shown = CliRunner().invoke(main, ["fix", "--diff", str(path)])
+    assert PAGING_HINT in shown.stdout
+    hidden = CliRunner().invoke(main, ["fix", "--diff", "--no-paging-hint", str(path)])
+    assert hidden.exit_code == 1 and "+def tags(cursor: Cursor = None) -> Paged[list]:" in hidden.stdout
+    assert PAGING_HINT not in hidden.stdout
+    assert "--no-paging-hint" in CliRunner().invoke(main, ["fix", "--help"]).stdout
+
+
+def test_a_named_tool_module_is_fixed_with_its_server_read_from_disk(tmp_path):
+    """`fix tools_db.py` (pre-commit's tokenlint-fix names the staged file only): its tools,
+    registered on the server created in server.py, are rewritten; no other file is changed."""
+    shutil.copytree(FIXTURES / "split_server", tmp_path / "split_server")
+    result = fix_paths([str(tmp_path / "split_server" / "tools_db.py")], SETTINGS)
+    assert result.errors == []
+    assert sorted(o.name for o in result.outcomes if o.fixed) == ["all_orders", "low_stock", "stock_levels"]
+    assert [c.display for c in result.changes if not c.manifest] == [f"{tmp_path}/split_server/tools_db.py"]
+    assert {t.path for t in result.before.result.tools} == {f"{tmp_path}/split_server/tools_db.py"}

@@ -119,8 +119,8 @@ def test_oracle_catches_a_change_outside_the_tools(tmp_path, monkeypatch, newlin
 
     real = fixer._transform
 
-    def sloppy(mod, code, plan, errors):
-        new = real(mod, code, plan, errors)
+    def sloppy(mod, code, plan, errors, *rest):
+        new = real(mod, code, plan, errors, *rest)
         return None if new is None else new.replace("mcp = FastMCP('fuzz')", "mcp = FastMCP('oops')")
 
     monkeypatch.setattr(fixer, "_transform", sloppy)

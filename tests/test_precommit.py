@@ -19,7 +19,7 @@ import sys
 
 import pytest
 
-from helpers import REPO, RISKY_SERVER, write
+from helpers import FIXTURES, REPO, RISKY_SERVER, write
 
 pytest.importorskip("pre_commit", reason="pre-commit is in the test extra")
 pytestmark = pytest.mark.skipif(
@@ -42,6 +42,30 @@ def list_orders(cursor: Optional[str] = None) -> list:
     conn = sqlite3.connect("shop.db")
     rows = conn.execute("SELECT * FROM orders").fetchall()
     return fit_response(rows, tool="list_orders", arguments={"cursor": cursor}, cursor=cursor)
+"""
+
+
+SPLIT_TOOL = """\
+\"\"\"Export tools, registered on the inventory server created in ../server.py.\"\"\"
+
+from pathlib import Path
+
+from ..server import mcp
+
+
+@mcp.tool()
+def dump_exports() -> list:
+    \"\"\"Every export file.\"\"\"
+    return [p.name for p in Path("/var/exports").iterdir()]
+"""
+
+SPLIT_SAFE_TOOL = """\
+from ..server import mcp
+
+
+@mcp.tool()
+def version() -> str:
+    return "1.0"
 """
 
 
@@ -122,3 +146,21 @@ def test_tokenlint_hook_fails_on_a_risky_tool_and_passes_once_fixed(tmp_path):
     passed = hook("server.py")
     assert passed.returncode == 0, passed.stdout + passed.stderr
     assert "tokenlint" in passed.stdout and "Passed" in passed.stdout
+
+    # A split-module server (fixtures/split_server/server.py creates `mcp`; tools/x.py registers
+    # on it): only the staged tool module is passed, its server is read from disk.
+    shutil.copytree(FIXTURES / "split_server", project / "inventory")
+    write(project, "inventory/tools/__init__.py", "")
+    write(project, "inventory/tools/x.py", SPLIT_TOOL)
+    write(project, "inventory/tools/safe.py", SPLIT_SAFE_TOOL)
+    _git("add", "inventory/tools/x.py", cwd=project, env=env)
+    staged = subprocess.run(  # no --files: what pre-commit runs at `git commit`
+        [sys.executable, "-m", "pre_commit", "try-repo", str(checkout), "tokenlint"],
+        cwd=project, env=env, capture_output=True, text=True, timeout=900)
+    assert staged.returncode == 1, staged.stdout + staged.stderr
+    assert "inventory/tools/x.py:11:29: TL103" in staged.stdout
+    assert "HIGH  dump_exports" in staged.stdout
+    assert "inventory/tools_db.py" not in staged.stdout  # findings of the named files only
+    safe = hook("inventory/tools/safe.py", "--verbose")  # --verbose: a passing hook's output too
+    assert safe.returncode == 0, safe.stdout + safe.stderr
+    assert "1 tools (0 HIGH, 0 MEDIUM, 0 LOW, 1 NONE)" in safe.stdout + safe.stderr

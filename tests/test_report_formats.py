@@ -129,16 +129,17 @@ def test_show_settings_reflects_config_and_flags(project):
 @pytest.mark.parametrize(
     ("args", "codes"),
     [
-        (["--select", "TL1"], ["TL101"]),
-        (["--select", "TL10,TL4"], ["TL101", "TL401"]),
+        (["--select", "TL1"], ["TL001", "TL101"]),
+        (["--select", "TL10,TL4"], ["TL001", "TL101", "TL401"]),
         (["--select", "ALL", "--ignore", "TL2,TL3"], ["TL001", "TL101", "TL401"]),
-        (["--ignore", "TL"], []),
-        (["--select", "TL2", "--extend-select", "TL301"], ["TL201", "TL201", "TL301"]),
-        (["--select", "TL1", "--ignore", "TL101"], []),
-        (["--ignore", "TL1", "--select", "TL101"], ["TL101"]),  # the longer prefix wins
+        (["--ignore", "TL"], ["TL001"]),
+        (["--select", "TL2", "--extend-select", "TL301"], ["TL001", "TL201", "TL201", "TL301"]),
+        (["--select", "TL1", "--ignore", "TL101"], ["TL001"]),
+        (["--ignore", "TL1", "--select", "TL101"], ["TL001", "TL101"]),  # the longer prefix wins
     ],
 )
 def test_select_and_ignore_by_prefix(project, args, codes):
+    """Selection picks the rules; a TL001 (a file that cannot be analysed) is always reported."""
     data = json.loads(check("--format", "json", *args, ".").stdout)
     assert sorted(f["code"] for f in data["findings"]) == codes
 

@@ -62,8 +62,30 @@ def main() -> None:
     """
 
 
+def _existing(ctx, param, paths: tuple[str, ...]) -> tuple[str, ...]:
+    """Every path named on the command line must exist (a link that cannot be read counts: it
+    is a TL001): a typo is a usage error, exit 2, as in ruff, not a finding."""
+    import os
+
+    for path in paths:
+        if not os.path.lexists(path):
+            raise click.BadParameter(f"Path '{path}' does not exist.", ctx=ctx, param=param)
+    return paths
+
+
+PATHS = click.argument("paths", nargs=-1, type=click.Path(), callback=_existing)
+
+
+def _warn_if_empty(files_checked: int, paths: list[str]) -> None:
+    """A warning on stderr when ``paths`` held no Python file at all (an empty directory, a
+    wrong directory): a run that checked nothing must not look like a clean one."""
+    if not files_checked:
+        click.echo(f"tokenlint: warning: no Python files to check in {', '.join(paths)} "
+                   "(none found, or all excluded)", err=True)
+
+
 @main.command()
-@click.argument("paths", nargs=-1, type=click.Path())
+@PATHS
 @click.option("-f", "--format", "--output-format", "fmt", type=click.Choice(FORMATS), default="text",
               show_default=True,
               help="Report format: " + "; ".join(f"{k}: {r.HELP}" for k, r in RENDERERS.items()) + ".")
@@ -183,6 +205,7 @@ def check(paths, fmt, output_file, statistics, baseline_file, write_baseline_fil
         click.echo(summary(result) + note, err=True)
         if write_baseline_file:
             click.echo(f"Wrote {len(run.result.findings)} findings to the baseline {write_baseline_file}.", err=True)
+    _warn_if_empty(result.files_checked, paths)
     if run.internal_errors:
         sys.exit(2)
     if exit_zero or write_baseline_file:
@@ -235,7 +258,7 @@ def _settings(paths: list[str], config_path: str | None, overrides: dict) -> Set
 
 
 @main.command()
-@click.argument("paths", nargs=-1, type=click.Path())
+@PATHS
 @click.option("--diff", is_flag=True,
               help="Print a unified diff of the changes instead of writing them (exit 1 if any).")
 @click.option("--max-response-tokens", type=click.IntRange(min=200), default=None,
@@ -243,10 +266,13 @@ def _settings(paths: list[str], config_path: str | None, overrides: dict) -> Set
 @click.option("--no-declare-dependency", is_flag=True,
               help="Do not add the runtime requirement (mcp-tokenlint-runtime) to the rewritten "
               "project's pyproject.toml or requirements.txt.")
+@click.option("--no-paging-hint", is_flag=True,
+              help="Do not add the sentence on paging to each rewritten tool's description "
+              "(its docstring, or a low-level Tool's description). [config: paging-hint = false]")
 @_client_option
 @_file_options
 @click.option("-q", "--quiet", is_flag=True, help="Print only errors and tools left unfixed.")
-def fix(paths, diff, max_response_tokens, no_declare_dependency, client, config_path, force_exclude,
+def fix(paths, diff, max_response_tokens, no_declare_dependency, no_paging_hint, client, config_path, force_exclude,
         no_gitignore, quiet) -> None:
     """Rewrite every HIGH or MEDIUM tool under PATHS (default: .) to keep its response in budget.
 
@@ -254,7 +280,8 @@ def fix(paths, diff, max_response_tokens, no_declare_dependency, client, config_
     `fit_json_text` in place of `json.dumps`): within the budget the tool returns exactly what it
     returned before; over it, the largest page of whole records (50, 40, 30, 20 or 10) or of text
     that fits, with a `next_action` carrying a `cursor` that fetches the rest. The tool gains a
-    `cursor` parameter (low-level servers: a `cursor` property in its inputSchema), a return
+    `cursor` parameter described in its input schema (low-level servers: a `cursor` property in
+    its inputSchema) and one sentence on paging in its description (--no-paging-hint), a return
     annotation `T` becomes `Paged[T]`, unclamped limits (TL107) get a maximum and constant
     slices that silently cut the response (TL301) are dropped.
 
@@ -274,6 +301,7 @@ def fix(paths, diff, max_response_tokens, no_declare_dependency, client, config_
         "force_exclude": force_exclude,
         "respect_gitignore": False if no_gitignore else None,
         "declare_dependency": False if no_declare_dependency else None,
+        "paging_hint": False if no_paging_hint else None,
     })
     try:
         result = fix_paths(paths, settings)
@@ -281,6 +309,8 @@ def fix(paths, diff, max_response_tokens, no_declare_dependency, client, config_
         click.echo(f"tokenlint: internal error: {type(exc).__name__}: {exc}", err=True)
         sys.exit(2)
     errors = list(result.errors)
+    if result.before is not None:
+        _warn_if_empty(result.before.result.files_checked, paths)
     unreadable = [f for f in result.before.result.findings if f.code == "TL001"] if result.before else []
     for f in unreadable:  # files fix could not analyse: named, and they make the run fail
         click.echo(f"{f.path}:{f.line}:{f.column}: {f.code} {f.message}", err=True)

@@ -61,12 +61,17 @@ class Settings:
     #: claude-desktop, generic); None: the token budget alone. ``check`` names its limits and
     #: ``fix`` writes ``client=...`` into each runtime call, so pages keep them.
     client: str | None = None
+    #: ``fix`` adds one sentence on paging to each rewritten tool's description (``PAGING_HINT``).
+    paging_hint: bool = True
     config_file: str | None = None
     root: str = "."
 
     def selects(self, code: str) -> bool:
         """Whether ``code`` is enabled: selected by a prefix (``"TL1"``, ``"ALL"``) and not
-        ignored by a longer-or-equal prefix."""
+        ignored by a longer-or-equal prefix. TL001 (a file that cannot be analysed) is always
+        enabled: no selection lets a broken file pass (``exclude`` the file instead)."""
+        if code == "TL001":
+            return True
         chosen = [p for p in (*self.select, *self.extend_select) if p == "ALL" or code.startswith(p)]
         if not chosen:
             return False
@@ -79,6 +84,7 @@ _KEYS = {
     "extend-exclude": list, "per-file-ignores": dict, "max-response-tokens": int,
     "max-definition-tokens": int, "fail-on": str, "extra-sources": dict, "extra-bounds": list,
     "respect-gitignore": bool, "force-exclude": bool, "declare-dependency": bool, "client": str,
+    "paging-hint": bool,
 }
 
 

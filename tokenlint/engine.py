@@ -33,7 +33,9 @@ from tokenlint.discovery.values import Values
 from tokenlint.files import SourcePath, expand_paths
 from tokenlint.model import Finding, ToolReport
 from tokenlint.parsing import parse_source
-from tokenlint.plan import Candidate, GroupResult, RunPlan, RunResult, file_finding, file_ignored, merge, read_files
+from tokenlint.plan import (
+    Candidate, GroupResult, RunPlan, RunResult, file_finding, file_ignored, merge, named_only, read_files,
+)
 from tokenlint.project import ParsedModule, Project
 from tokenlint.risk import tool_risk
 from tokenlint.rules import RuleContext, all_rules
@@ -51,19 +53,27 @@ def check_paths(paths: list[str], settings: Settings, progress: Callable[[int, i
 
 
 def check_files(files: list[SourcePath], settings: Settings, progress=None,
-                overrides: dict[Path, str] | None = None) -> RunResult:
+                overrides: dict[Path, str] | None = None, context: list[SourcePath] = ()) -> RunResult:
     """Check ``files`` in this process, one group after another, keeping every tool's facts
     (live LibCST nodes). ``overrides`` maps a file's path to source text used instead of its
-    content on disk (``tokenlint fix`` re-checks its rewrites before writing)."""
-    plan = read_files(files, overrides, None)
+    content on disk (``tokenlint fix`` re-checks its rewrites before writing). ``context``:
+    more files read only to understand ``files`` (``files.context_files``); groups of them alone
+    are not analysed, and only the tools, findings and facts of ``files`` are returned."""
+    plan = read_files([*files, *context], overrides, None)
+    named = {s.display for s in files}
+    if context:
+        plan.files_checked = len(files)
     results = []
     done = len(files) - len(plan.candidates)
     for members in plan.groups():
+        if context and not any(c.source.display in named for c in members):
+            continue
         if progress:
             progress(done, len(files))
         results.append(analyse_group(members, plan, settings, overrides=overrides, keep_facts=True))
         done += len(members)
-    return merge(plan, results, settings)
+    run = merge(plan, results, settings)
+    return named_only(run, named) if context else run
 
 
 def analyse_group(members: list[Candidate], plan: RunPlan, settings: Settings, *,

@@ -157,3 +157,49 @@ def _search(data: bytes) -> bool:
                 return True
             i = data.find(needle, i + 1)
     return False
+
+
+#: Files that mark a project's root directory (where a run looking for context stops).
+PROJECT_MARKERS = ("pyproject.toml", "setup.py", "setup.cfg", ".git")
+
+
+def context_files(paths: list[str], files: list[SourcePath], settings: Settings) -> list[SourcePath]:
+    """The project files that Python files named on the command line may need to be analysed
+    with, read from disk: pre-commit passes only the staged files, and a tool module
+    (``tools/x.py``) registers its tools on a server object created in another module
+    (``server.py``). For each named ``.py`` file: every Python file of its top-level package
+    (walking up through ``__init__.py`` directories), or, outside a regular package, of its
+    project (the nearest directory holding one of ``PROJECT_MARKERS``, else its own directory);
+    excludes and ``.gitignore`` apply. ``files`` (the run's own) are left out. Empty when only
+    directories are named. The run reports findings of the named files only (``runner``)."""
+    roots: dict[str, str] = {}
+    run = {os.path.realpath(s.path) for s in files}
+    for given in paths:
+        path = Path(given)
+        if not (path.suffix == ".py" and path.is_file()) or os.path.realpath(path) not in run:
+            continue  # a directory, or a file excluded from the run
+        here = path.resolve().parent
+        top = here
+        while (top / "__init__.py").is_file() and (top.parent / "__init__.py").is_file():
+            top = top.parent
+        if not (top / "__init__.py").is_file():
+            top = next((d for d in [here, *here.parents] if any((d / m).exists() for m in PROJECT_MARKERS)), here)
+        roots.setdefault(os.fspath(top), _relative_display(top))
+    if not roots:
+        return []
+    have = {os.path.realpath(s.path) for s in files}
+    out = []
+    for source in expand_paths(sorted(roots.values()), settings):
+        key = os.path.realpath(source.path)
+        if key not in have:
+            have.add(key)
+            out.append(source)
+    return out
+
+
+def _relative_display(directory: Path) -> str:
+    """``directory`` relative to the working directory when below it, else absolute."""
+    try:
+        return os.fspath(directory.relative_to(Path.cwd().resolve())) or "."
+    except ValueError:
+        return os.fspath(directory)

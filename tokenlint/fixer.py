@@ -29,10 +29,11 @@ from libcst.codemod import CodemodContext, TransformFailure, TransformSkip, Tran
 
 from tokenlint.codemods.budget import FitToBudget
 from tokenlint.codemods.requirement import declare_runtime
+from tokenlint.codemods.style import style_for
 from tokenlint.codemods.plan import NOT_LOW_REASON, FilePlan, ToolOutcome, plan_module
 from tokenlint.config import Settings
 from tokenlint.engine import RunResult, check_files
-from tokenlint.files import expand_paths
+from tokenlint.files import context_files, expand_paths
 from tokenlint.imports import dotted_name
 from tokenlint.model import Risk
 from tokenlint.project import ParsedModule
@@ -90,7 +91,10 @@ def fix_paths(paths: list[str], settings: Settings) -> FixResult:
     error line naming the file (and the file is left alone).
     """
     files = expand_paths(paths, settings)
-    before = check_files(files, settings)
+    # named files are understood with their package's other modules (a tool module whose server
+    # is created in server.py); only the named files are rewritten
+    context = context_files(paths, files, settings)
+    before = check_files(files, settings, context=context)
     result = FixResult(before=before)
     by_module: dict[int, tuple[ParsedModule, list]] = {}
     for facts in before.facts:
@@ -113,7 +117,7 @@ def fix_paths(paths: list[str], settings: Settings) -> FixResult:
             if not plan:
                 continue
             code, text = mod.tree.code, sources[mod.path]
-            new = _transform(mod, code, plan, errors)
+            new = _transform(mod, code, plan, errors, settings.paging_hint)
             if new is not None and code != text:
                 new = _restore_tail(new, code, text)
             if new is None:
@@ -124,7 +128,7 @@ def fix_paths(paths: list[str], settings: Settings) -> FixResult:
                 overrides[mod.path] = new
         if not overrides:
             break
-        after = check_files(files, settings, overrides=overrides)
+        after = check_files(files, settings, overrides=overrides, context=context)
         still = {(f.tool.module.path, f.tool.name) for f in after.facts
                  if f.risk is not None and f.risk >= Risk.MEDIUM}
         failed = [(path, o) for path, (_, plan) in plans.items() for o in plan.outcomes
@@ -206,9 +210,11 @@ def _restore_tail(new: str, code: str, text: str) -> str | None:
     return new[: len(new) - len(code_tail)] + text[len(text.rstrip()):]
 
 
-def _transform(mod: ParsedModule, code: str, plan: FilePlan, errors: list[str]) -> str | None:
+def _transform(mod: ParsedModule, code: str, plan: FilePlan, errors: list[str],
+               paging_hint: bool = True) -> str | None:
     context = CodemodContext(filename=str(mod.path), full_module_name=mod.module_name)
-    outcome = transform_module(FitToBudget(context, plan), code)
+    style = style_for(mod.path)
+    outcome = transform_module(FitToBudget(context, plan, style, paging_hint), code)
     if isinstance(outcome, TransformSkip):
         return code
     if isinstance(outcome, TransformFailure):
@@ -230,10 +236,28 @@ def _transform(mod: ParsedModule, code: str, plan: FilePlan, errors: list[str]) 
         names = ", ".join(o.name for o in plan.outcomes if o.fixed)
         errors.append(f"{mod.display_path}: rewrite of {names} dropped: it would not parse ({exc})")
         return None
-    return new if RUNTIME_IMPORT in code else _place_runtime_import(new, mod.module_name)
+    if RUNTIME_IMPORT not in code:
+        new = _place_runtime_import(new, mod.module_name)
+    return _fit_runtime_import(new, style.line_length)
 
 
 RUNTIME_IMPORT = "from tokenlint.runtime import"
+
+
+def _fit_runtime_import(code: str, width: int) -> str:
+    """The one-line runtime import, when longer than ``width`` chars, laid out as black and ruff
+    lay out an import that does not fit: one name per line in brackets, with a trailing comma."""
+    lines = code.splitlines(keepends=True)
+    for i, line in enumerate(lines):
+        text = line.rstrip("\r\n")
+        if text.startswith(f"{RUNTIME_IMPORT} ") and "(" not in text and "#" not in text \
+                and not text.endswith("\\") and len(text) > width:
+            newline = line[len(text):] or "\n"
+            names = [n.strip() for n in text[len(RUNTIME_IMPORT) + 1:].split(",") if n.strip()]
+            body = "".join(f"    {n},{newline}" for n in names)
+            lines[i] = f"{RUNTIME_IMPORT} ({newline}{body}){line[len(text):]}"
+            return "".join(lines)
+    return code
 
 
 def _place_runtime_import(code: str, module_name: str) -> str:

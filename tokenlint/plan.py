@@ -360,12 +360,30 @@ def merge(plan: RunPlan, results: list[GroupResult], settings: Settings) -> RunR
     return RunResult(result, internal, facts, matched)
 
 
+def named_only(run: RunResult, named: set[str]) -> RunResult:
+    """``run`` with the tools defined in the ``named`` files (display paths) and their findings
+    (also those located in a helper module they call), and the named files' own findings; facts
+    of the named files' tools only. For runs that read other files for context only."""
+    from dataclasses import replace
+
+    result = run.result
+    tools = tuple(t for t in result.tools if t.path in named)
+    names = {t.name for t in tools}
+    findings = tuple(f for f in result.findings
+                     if f.path in named or (f.tool is not None and f.tool in names))
+    facts = [f for f in run.facts if f.tool.module.display_path in named]
+    return replace(run, result=replace(result, tools=tools, findings=findings), facts=facts)
+
+
 def _full_key(f: Finding) -> tuple:
     return (f.sort_key(), f.risk, f.fixable, f.end_line or 0, f.end_column or 0, f.name)
 
 
 def file_ignored(f: Finding, settings: Settings) -> bool:
-    """Whether ``per-file-ignores`` drops finding ``f`` (glob on its path or file name)."""
+    """Whether ``per-file-ignores`` drops finding ``f`` (glob on its path or file name). A TL001
+    is never dropped: a file that cannot be analysed always fails (``exclude`` it instead)."""
+    if f.code == "TL001":
+        return False
     for pattern, codes in settings.per_file_ignores:
         if fnmatch.fnmatch(f.path, pattern) or fnmatch.fnmatch(Path(f.path).name, pattern):
             if any(f.code.startswith(c) for c in codes):

@@ -19,8 +19,8 @@ import os
 from pathlib import Path
 from typing import Callable
 
-from tokenlint.files import expand_paths
-from tokenlint.plan import Candidate, GroupResult, RunPlan, RunResult, merge, read_files
+from tokenlint.files import context_files, expand_paths
+from tokenlint.plan import Candidate, GroupResult, RunPlan, RunResult, merge, named_only, read_files
 
 #: Below this many candidate files to analyse, a pool costs more than it saves (forking and
 #: warming workers takes about as long as analysing a few files): they run in this process.
@@ -46,13 +46,20 @@ def run_check(
     """Check ``paths`` with ``jobs`` processes (None: one per CPU) and the cache in
     ``cache_dir`` (None: no cache, nothing written)."""
     files = expand_paths(paths, settings)
+    # files named on the command line are analysed with the project modules they may import
+    # (pre-commit passes the staged tool module alone); findings are reported for them only
+    context = context_files(paths, files, settings)
+    named = {s.display for s in files}
     cache = None
     if cache_dir is not None:
         from tokenlint.cache import Cache
 
         cache = Cache(cache_dir, settings)
-    plan = read_files(files, index=cache.index if cache is not None else None)
+    plan = read_files(files + context, index=cache.index if cache is not None else None)
     groups = plan.groups()
+    if context:  # groups of context files alone report nothing: not analysed
+        plan.files_checked = len(files)
+        groups = [g for g in groups if any(c.source.display in named for c in g)]
     results: list[GroupResult | None] = [None] * len(groups)
     todo: list[int] = []
     for i, members in enumerate(groups):
@@ -61,7 +68,7 @@ def run_check(
             results[i] = hit
         else:
             todo.append(i)
-    done = len(files) - sum(len(groups[i]) for i in todo)
+    done = max(0, len(files) - sum(len(groups[i]) for i in todo))
     for i, result in _analyse(groups, todo, plan, settings, jobs or default_jobs()):
         results[i] = result
         if cache is not None:
@@ -71,7 +78,8 @@ def run_check(
             progress(done, len(files))
     if cache is not None:
         cache.save()
-    return merge(plan, [r for r in results if r is not None], settings)
+    run = merge(plan, [r for r in results if r is not None], settings)
+    return named_only(run, named) if context else run
 
 
 def _analyse(groups: list[list[Candidate]], todo: list[int], plan: RunPlan, settings, jobs: int):

@@ -75,6 +75,7 @@ async def drive(script: str, env: dict[str, str], calls: list[dict[str, Any]]) -
             await session.initialize()
             out["tools"] = [
                 {"name": t.name,
+                 "description": t.description,
                  "input_schema": _attr(t, "inputSchema", "input_schema"),
                  "output_schema": _attr(t, "outputSchema", "output_schema")}
                 for t in (await session.list_tools()).tools]

@@ -18,14 +18,14 @@ from libcst.codemod import CodemodContext, SkipFile, VisitorBasedCodemodCommand
 from libcst.codemod.visitors import AddImportsVisitor
 from libcst.metadata import PositionProvider
 
-from tokenlint.codemods.plan import FilePlan, FunctionEdit, NodeKey, Wrap, node_code, variable_names
+from tokenlint.codemods.layout import layout_statement
+from tokenlint.codemods.style import Style
+from tokenlint.codemods.plan import PAGING_HINT, FilePlan, FunctionEdit, NodeKey, Wrap, node_code, variable_names
 from tokenlint.imports import dotted_name
 from tokenlint.walk import walk
 
 #: ``context.scratch`` key holding the ``FilePlan`` of the file being transformed.
 PLAN_KEY = "tokenlint.plan"
-#: Longest line the codemod writes on one line; longer calls are split one argument group per line.
-LINE_LENGTH = 100
 RUNTIME_MODULE = "tokenlint.runtime"
 
 
@@ -36,12 +36,19 @@ class FitToBudget(VisitorBasedCodemodCommand):
                    "pre-estimation, progressive reduction and NextAction continuation.")
     METADATA_DEPENDENCIES = (PositionProvider,)
 
-    def __init__(self, context: CodemodContext, plan: FilePlan | None = None) -> None:
+    def __init__(self, context: CodemodContext, plan: FilePlan | None = None, style: Style = Style(),
+                 paging_hint: bool = True) -> None:
         super().__init__(context)
+        #: Add ``PAGING_HINT`` to each paged tool's description (``[tool.tokenlint] paging-hint``).
+        self.paging_hint = paging_hint
         self.plan: FilePlan = plan if plan is not None else context.scratch[PLAN_KEY]
+        #: The project formatter's style the added lines are written in (``codemods.style``).
+        self.style = style
+        self.line_length = style.line_length
         self.lines: list[str] = []
         self.renames: dict[int, str] = {}
         self.stmt_indent = ""
+        self.stmt_wrapped = False
 
     def transform_module_impl(self, tree: cst.Module) -> cst.Module:
         if not self.plan:
@@ -85,15 +92,23 @@ class FitToBudget(VisitorBasedCodemodCommand):
             return updated_node
         if key in self.plan.drop_slices and isinstance(updated_node, cst.Subscript):
             updated_node = updated_node.value
+            self.stmt_wrapped = True
         if key in self.plan.clamp_exprs:
             updated_node = _parse(f"min({node_code(updated_node)}, {self.plan.clamp_exprs[key]:_})")
+            self.stmt_wrapped = True
+        if key in self.plan.descriptions and self.paging_hint and isinstance(updated_node, cst.SimpleString):
+            updated_node = _with_hint(updated_node)
+            self.stmt_wrapped = True
         if key in self.plan.schemas:
             updated_node = _parse(f"with_cursor_parameter({node_code(updated_node)})")
+            self.stmt_wrapped = True
         if key in self.plan.tool_lists:
-            updated_node = _declared(updated_node, self.plan.tool_lists[key])
+            updated_node = _declared(updated_node, self.plan.tool_lists[key], self.style.quote)
+            self.stmt_wrapped = True
         wrap = self.plan.wraps.get(key)
         if wrap is not None:
             updated_node = self._wrapped(updated_node, wrap, self._indent(key))
+            self.stmt_wrapped = True
         return updated_node
 
     def _wrapped(self, node: cst.BaseExpression, wrap: Wrap, indent: str) -> cst.BaseExpression:
@@ -104,14 +119,17 @@ class FitToBudget(VisitorBasedCodemodCommand):
         options.append(f"max_tokens={wrap.max_tokens:_}")
         if wrap.client:
             options.append(f"client={_string_literal(wrap.client)}")
+        if self.style.quote != '"':
+            options = [_requote(o, self.style.quote) for o in options]
         if wrap.call == "fit_json_text":
             assert isinstance(node, cst.Call)
             value = node_code(node.args[0].value)
             rest = [node_code(a.with_changes(comma=cst.MaybeSentinel.DEFAULT)) for a in node.args[1:]]
         else:
             value, rest = node_code(node), []
+        width = self.line_length
         single = f"{wrap.call}({value}, {', '.join(options + rest)})"
-        if "\n" not in single and len(indent) + len("return ") + len(single) <= LINE_LENGTH:
+        if "\n" not in single and len(indent) + len("return ") + len(single) <= width:
             return _parse(single)
         # Continuation lines are written relative to the statement's indentation (LibCST adds
         # it), one level deeper than the line the wrapped value starts on.
@@ -120,11 +138,12 @@ class FitToBudget(VisitorBasedCodemodCommand):
         inner, close = " " * (rel + 4), " " * rel
         if "\n" in value and not _has_multiline_string(node):
             value = value.replace("\n", "\n    ")
-        joined = ", ".join(options)
-        if len(indent) + 4 + len(joined) < LINE_LENGTH:
-            groups = [value, joined]
-        else:
-            groups = [value] + [_split_dict(o, inner, len(self.stmt_indent)) for o in options]
+        # black's and ruff's layout: everything on one line inside the brackets (no trailing
+        # comma), else one argument per line with a trailing comma
+        hugged = ", ".join([value, *options, *rest])
+        if "\n" not in hugged and len(self.stmt_indent) + len(inner) + len(hugged) <= width:
+            return _parse(f"{wrap.call}(\n{inner}{hugged}\n{close})")
+        groups = [value] + [_split_dict(o, inner, len(self.stmt_indent), width) for o in options]
         body = "".join(f"\n{inner}{g}," for g in groups + rest)
         return _parse(f"{wrap.call}({body}\n{close})")
 
@@ -132,7 +151,18 @@ class FitToBudget(VisitorBasedCodemodCommand):
         key = self._key(node)
         if key is not None:
             self.stmt_indent = self._indent(key)
+        self.stmt_wrapped = False
         return True
+
+    def leave_SimpleStatementLine(self, original_node: cst.SimpleStatementLine,
+                                  updated_node: cst.SimpleStatementLine) -> cst.SimpleStatementLine:
+        """A statement holding a rewritten call is laid out again as black and ruff would
+        (``codemods.layout``), when it can be; every other statement keeps its text."""
+        if not self.stmt_wrapped:
+            return updated_node
+        self.stmt_wrapped = False
+        laid_out = layout_statement(updated_node, self.line_length - len(self.stmt_indent))
+        return laid_out if laid_out is not None else updated_node
 
     # -- function definitions ----------------------------------------------------------------
     def leave_FunctionDef(self, original_node: cst.FunctionDef, updated_node: cst.FunctionDef) -> cst.FunctionDef:
@@ -141,20 +171,37 @@ class FitToBudget(VisitorBasedCodemodCommand):
         if edit is None:
             return updated_node
         if edit.clamps or edit.snapshot:
-            updated_node = _insert_statements(updated_node, edit)
+            updated_node = _insert_statements(updated_node, edit, self.style, len(self._indent(key)) + 4)
+        if edit.add_cursor and self.paging_hint:
+            updated_node = _docstring_with_hint(updated_node, self._indent(key) + "    ")
         if edit.add_cursor:
             updated_node = updated_node.with_changes(
                 params=_add_cursor(updated_node.params, updated_node.whitespace_before_params))
-            if _header_length(updated_node, self._indent(key)) > LINE_LENGTH:
-                updated_node = _one_parameter_per_line(updated_node)
         if edit.paged and updated_node.returns is not None:
             ann = updated_node.returns.annotation
             updated_node = updated_node.with_changes(
                 returns=updated_node.returns.with_changes(annotation=_parse(f"Paged[{node_code(ann)}]")))
+        indent = self._indent(key)
+        if (edit.add_cursor or edit.paged) and _header_length(updated_node, indent) > self.line_length:
+            hugged = _parameters_on_one_line(updated_node)
+            updated_node = hugged if _header_length(hugged, indent) <= self.line_length \
+                else _one_parameter_per_line(updated_node)
         return updated_node
 
 
-def _insert_statements(fn: cst.FunctionDef, edit: FunctionEdit) -> cst.FunctionDef:
+def _laid_out(code: str, style: Style, indent: int) -> cst.BaseStatement:
+    """The statement ``code`` (written by the codemod, one line) in the project's style, for a
+    body indented by ``indent`` chars."""
+    if style.quote != '"':
+        target, _, value = code.partition(" = ")
+        code = f"{target} = {_requote(value, style.quote)}"
+    stmt = cst.parse_statement(code + "\n")
+    if isinstance(stmt, cst.SimpleStatementLine):
+        return layout_statement(stmt, style.line_length - indent) or stmt
+    return stmt
+
+
+def _insert_statements(fn: cst.FunctionDef, edit: FunctionEdit, style: Style, indent: int) -> cst.FunctionDef:
     """Insert, at the top of the body (after the docstring), the arguments snapshot
     (``call_arguments = {...}``, the arguments as called) and then the clamps
     (``limit = min(limit, 1_000)``)."""
@@ -162,7 +209,7 @@ def _insert_statements(fn: cst.FunctionDef, edit: FunctionEdit) -> cst.FunctionD
         return fn
     body = list(fn.body.body)
     at = 1 if body and _is_docstring(body[0]) else 0
-    new = [cst.parse_statement(f"{edit.snapshot[0]} = {edit.snapshot[1]}\n")] if edit.snapshot else []
+    new = [_laid_out(f"{edit.snapshot[0]} = {edit.snapshot[1]}", style, indent)] if edit.snapshot else []
     new += [cst.parse_statement(f"{p} = min({p}, {n:_})\n") for p, n in edit.clamps]
     return fn.with_changes(body=fn.body.with_changes(body=body[:at] + new + body[at:]))
 
@@ -170,14 +217,46 @@ def _insert_statements(fn: cst.FunctionDef, edit: FunctionEdit) -> cst.FunctionD
 def _header_length(fn: cst.FunctionDef, indent: str) -> int:
     """Length in chars of the ``def`` line(s)' longest line, ``indent`` included."""
     header = node_code(fn.with_changes(body=cst.SimpleStatementSuite([cst.Pass()]), decorators=[],
-                                   leading_lines=[]))
+                                   leading_lines=[])).rstrip()
+    header = header[: -len(" pass")]  # the placeholder body is not part of the header
+    comment = fn.body.header.comment if isinstance(fn.body, cst.IndentedBlock) else None
+    if comment is not None:  # black and ruff count a trailing comment in the line length
+        header += "  " + comment.value
     return len(indent) + max(len(line) for line in header.splitlines())
+
+
+def _parameters_on_one_line(fn: cst.FunctionDef) -> cst.FunctionDef:
+    """``def f(a, b, cursor=None) -> T:`` laid out with the parameters on one indented line
+    between the brackets (black's first split), for a one-line signature that grew too long."""
+    if "\n" in node_code(fn.params):
+        return fn
+    params = fn.params
+    groups = ["posonly_params", "params", "kwonly_params"]
+    items = [(g, i) for g in groups for i in range(len(getattr(params, g)))]
+    changes = {}
+    closing = cst.ParenthesizedWhitespace(indent=True, last_line=cst.SimpleWhitespace(""))
+    # black and ruff give a lone parameter split from its ``def`` a trailing comma
+    alone = len(items) + (params.star_kwarg is not None) == 1 and not isinstance(params.star_arg, (cst.Param, cst.ParamStar))
+    end = cst.Comma() if alone else cst.MaybeSentinel.DEFAULT
+    if params.star_kwarg is not None:
+        changes["star_kwarg"] = params.star_kwarg.with_changes(comma=end, whitespace_after_param=closing)
+    elif items:
+        g, i = items[-1]
+        group = list(getattr(params, g))
+        group[i] = group[i].with_changes(comma=end, whitespace_after_param=closing)
+        changes[g] = group
+    else:
+        return fn
+    return fn.with_changes(params=params.with_changes(**changes), whitespace_before_params=cst.ParenthesizedWhitespace(
+        indent=True, last_line=cst.SimpleWhitespace("    ")))
 
 
 def _one_parameter_per_line(fn: cst.FunctionDef) -> cst.FunctionDef:
     """``def f(a, b, cursor=None):`` laid out one parameter per line with a trailing comma (black's
-    layout), for a one-line signature that the added ``cursor`` made too long."""
-    if "\n" in node_code(fn.params):
+    layout), for a signature on one line, or with its parameters on one line between the
+    brackets, that the added ``cursor`` made too long."""
+    params_code = node_code(fn.params).strip()
+    if "\n" in params_code or params_code.endswith(","):
         return fn
 
     def ws(extra: str) -> cst.ParenthesizedWhitespace:
@@ -204,14 +283,14 @@ def _one_parameter_per_line(fn: cst.FunctionDef) -> cst.FunctionDef:
     return fn.with_changes(params=params.with_changes(**changes), whitespace_before_params=ws("    "))
 
 
-def _declared(node: cst.BaseExpression, names: set[str]) -> cst.BaseExpression:
+def _declared(node: cst.BaseExpression, names: set[str], quote: str = '"') -> cst.BaseExpression:
     """``declare_cursor(<node>, ("a", "b"))``; a value already declared gets the union of names
     (a later ``fix`` that pages one more tool)."""
     if isinstance(node, cst.Call) and dotted_name(node.func) == "declare_cursor" and len(node.args) == 2:
         have = {s.evaluated_value for s in walk(node.args[1].value) if isinstance(s, cst.SimpleString)}
         names = set(names) | {h for h in have if isinstance(h, str)}
         node = node.args[0].value
-    listed = ", ".join(_string_literal(n) for n in sorted(names))
+    listed = ", ".join(_string_literal(n, quote) for n in sorted(names))
     return _parse(f"declare_cursor({node_code(node)}, ({listed}{',' if len(names) == 1 else ''}))")
 
 
@@ -222,13 +301,14 @@ def _is_docstring(stmt: cst.BaseStatement) -> bool:
 
 
 def _add_cursor(params: cst.Parameters, before_params: cst.BaseParenthesizableWhitespace) -> cst.Parameters:
-    """Append ``cursor: str | None = None``, keeping the list's layout: with a trailing comma (one
+    """Append ``cursor: Cursor = None`` (an optional str whose schema property has a description,
+    ``tokenlint.runtime.Cursor``), keeping the list's layout: with a trailing comma (one
     parameter per line) the new parameter takes the last line's comma and the previous last
     parameter gets the comma of the lines before it. Keyword-only when the list has ``*`` or
     ``**kwargs``."""
     new = cst.Param(
         name=cst.Name("cursor"),
-        annotation=cst.Annotation(_parse("str | None")),
+        annotation=cst.Annotation(cst.Name("Cursor")),
         equal=cst.AssignEqual(cst.SimpleWhitespace(" "), cst.SimpleWhitespace(" ")),
         default=cst.Name("None"),
     )
@@ -258,24 +338,92 @@ def _add_cursor(params: cst.Parameters, before_params: cst.BaseParenthesizableWh
     return params.with_changes(params=[*group, new])
 
 
+def _with_hint(string: cst.SimpleString) -> cst.SimpleString:
+    """A one-line description literal with ``PAGING_HINT`` appended (unchanged if it has it)."""
+    value = string.evaluated_value
+    if not isinstance(value, str) or PAGING_HINT in value:
+        return string
+    sep = "" if not value or value.endswith(" ") else " "
+    return string.with_changes(value=f"{string.value[:-1]}{sep}{PAGING_HINT}{string.quote}")
+
+
+def _docstring_with_hint(fn: cst.FunctionDef, indent: str) -> cst.FunctionDef:
+    """``fn`` with ``PAGING_HINT`` as the last paragraph of its docstring (which becomes the tool's
+    description), or as a new one-line docstring, or appended to a ``description="..."`` of its
+    decorator (then the SDK does not use the docstring); ``indent``: the body's indentation. A
+    docstring that is not a plain triple-quoted string (raw, bytes, f-string, concatenated,
+    single-quoted) is left alone, and so is one that has the sentence."""
+    decorators = list(fn.decorators)
+    for i, d in enumerate(decorators):  # ``@mcp.tool(description="...")``: the docstring is not used
+        call = d.decorator
+        if isinstance(call, cst.Call):
+            for j, arg in enumerate(call.args):
+                if arg.keyword is not None and arg.keyword.value == "description":
+                    if not (isinstance(arg.value, cst.SimpleString) and not arg.value.prefix
+                            and len(arg.value.quote) == 1):
+                        return fn
+                    args = list(call.args)
+                    args[j] = arg.with_changes(value=_with_hint(arg.value))
+                    decorators[i] = d.with_changes(decorator=call.with_changes(args=args))
+                    return fn.with_changes(decorators=decorators)
+    body = list(fn.body.body) if isinstance(fn.body, cst.IndentedBlock) else None
+    if body is None:
+        return fn
+    if not (body and _is_docstring(body[0])):
+        doc = cst.parse_statement(f'"""{PAGING_HINT}"""\n')
+        return fn.with_changes(body=fn.body.with_changes(body=[doc, *body]))
+    stmt = body[0]
+    string = stmt.body[0].value
+    if not isinstance(string, cst.SimpleString) or string.prefix or len(string.quote) != 3 \
+            or PAGING_HINT in string.value:
+        return fn
+    text = string.value[3:-3]
+    if text.endswith("\\"):
+        return fn
+    new = f"{string.quote}{text.rstrip()}\n\n{indent}{PAGING_HINT}\n{indent}{string.quote}"
+    stmt = stmt.with_changes(body=[stmt.body[0].with_changes(value=string.with_changes(value=new))])
+    return fn.with_changes(body=fn.body.with_changes(body=[stmt, *body[1:]]))
+
+
 def _has_multiline_string(node: cst.CSTNode) -> bool:
     """Whether re-indenting ``node``'s lines would change a string's value."""
     return any(isinstance(n, (cst.SimpleString, cst.FormattedString)) and "\n" in node_code(n)
                for n in walk(node))
 
 
-def _split_dict(option: str, inner: str, base: int) -> str:
-    """``arguments={"a": a, "b": b}`` one key per line when the option is too long to fit."""
+def _split_dict(option: str, inner: str, base: int, width: int) -> str:
+    """``arguments={"a": a, "b": b}`` one key per line when the option (with its comma) is too long
+    for a line of ``width`` chars."""
     name, _, value = option.partition("=")
-    if not (value.startswith("{") and value.endswith("}")) or base + len(inner) + len(option) < LINE_LENGTH:
+    if not (value.startswith("{") and value.endswith("}")) or base + len(inner) + len(option) + 1 <= width:
         return option
     keys = [k for k in value[1:-1].split(", ") if k]
     return f"{name}={{" + "".join(f"\n{inner}    {k}," for k in keys) + f"\n{inner}}}"
+
+
+def _requote(code: str, quote: str) -> str:
+    """``code`` (an expression or ``name=expression``) with its plain string literals written
+    with ``quote``, where that needs no escape (ruff's ``quote-style``)."""
+    name, eq, value = code.partition("=") if code[:1].isidentifier() and "=" in code else ("", "", code)
+    if name and not name.isidentifier():
+        name, eq, value = "", "", code
+
+    class Requote(cst.CSTTransformer):
+        def leave_SimpleString(self, original_node, updated_node):
+            text = updated_node.value
+            prefix = text[: len(text) - len(text.lstrip("rRbBuU"))]
+            body = text[len(prefix):]
+            if body[:3] in ('"""', "'''") or body[0] == quote or quote in body[1:-1] or "\\" in body:
+                return updated_node
+            return updated_node.with_changes(value=f"{prefix}{quote}{body[1:-1]}{quote}")
+
+    return f"{name}{eq}{node_code(cst.parse_expression(value).visit(Requote()))}"
 
 
 def _parse(code: str) -> cst.BaseExpression:
     return cst.parse_expression(code)
 
 
-def _string_literal(value: str) -> str:
-    return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+def _string_literal(value: str, quote: str = '"') -> str:
+    """``value`` as a Python string literal in ``quote`` (``"`` or ``'``)."""
+    return quote + value.replace("\\", "\\\\").replace(quote, "\\" + quote) + quote

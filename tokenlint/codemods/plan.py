@@ -130,6 +130,9 @@ class FilePlan:
     clamp_exprs: dict[NodeKey, int] = field(default_factory=dict)
     drop_slices: set[NodeKey] = field(default_factory=set)
     schemas: set[NodeKey] = field(default_factory=set)
+    #: ``description=`` string literals of low-level ``Tool(...)`` definitions of paged tools,
+    #: which gain the paging sentence (``PAGING_HINT``).
+    descriptions: set[NodeKey] = field(default_factory=set)
     #: Values returned by the server's ``list_tools`` handler, to route through
     #: ``declare_cursor(value, names)``: the tools whose schemas are built out of reach.
     tool_lists: dict[NodeKey, set[str]] = field(default_factory=dict)
@@ -251,6 +254,7 @@ def _merge(plan: FilePlan, sub: FilePlan) -> None:
     plan.clamp_exprs.update(sub.clamp_exprs)
     plan.drop_slices |= sub.drop_slices
     plan.schemas |= sub.schemas
+    plan.descriptions |= sub.descriptions
     plan.imports |= sub.imports
 
 
@@ -268,6 +272,7 @@ def _plan_tool(plan: FilePlan, mod: ParsedModule, facts: ToolFacts, max_tokens: 
         wrap_for = _mapping_tool(plan, mod, facts, max_tokens)
     for ret in returns:
         assert isinstance(ret, cst.Return) and ret.value is not None
+        _refuse_resource_copies(ret.value, tool.body)
         _plan_return(plan, mod, ret.value, wrap_for, tool.args_style == "mapping")
     _plan_clamps(plan, mod, facts, outcome)
     _plan_truncations(plan, mod, facts, outcome)
@@ -294,6 +299,7 @@ def _signature_tool(plan: FilePlan, mod: ParsedModule, facts: ToolFacts, max_tok
             continue
         arg_names.append(name)
     edit = FunctionEdit(add_cursor=True)
+    plan.imports.add("Cursor")
     args = "{" + ", ".join(f'"{n}": {n}' for n in arg_names) + "}"
     if _rebound_names(fn, set(arg_names) - clamped):
         # a parameter is reassigned before the return (``end = end or now()``): take the
@@ -310,7 +316,9 @@ def _signature_tool(plan: FilePlan, mod: ParsedModule, facts: ToolFacts, max_tok
             raise Unfixable(f"it returns `{ann}`, which tokenlint.runtime cannot page "
                             "(lists, dicts holding a list, and text can be paged)")
     if _binds_name(fn, "cursor"):
-        edit.rename_cursor_to = _free_name(fn, "db_cursor")
+        # as long as ``cursor``: the renamed lines keep their length, so their layout stays
+        # what the project's formatter made it
+        edit.rename_cursor_to = _free_name(fn, "db_cur")
     plan.functions[NodeKey.of(mod, fn)] = edit
     if session:
         plan.imports.add("session_id_from_context")
@@ -342,6 +350,9 @@ def _mapping_tool(plan: FilePlan, mod: ParsedModule, facts: ToolFacts, max_token
     elif not (isinstance(schema, cst.Call) and dotted_name(schema.func) in ("with_cursor_parameter",)):
         plan.schemas.add(NodeKey.of(mod, schema))
         plan.imports.add("with_cursor_parameter")
+    description = _tool_description(mod, tool.name)
+    if description is not None:
+        plan.descriptions.add(NodeKey.of(mod, description))
     optional = args.endswith(".arguments")
     cursor = f'({args} or {{}}).get("cursor")' if optional else f'{args}.get("cursor")'
 
@@ -398,6 +409,40 @@ def _list_tools_returns(mod: ParsedModule) -> list[cst.BaseExpression]:
     return out
 
 
+#: The sentence ``fix`` adds to a paged tool's description (its docstring, or a low-level
+#: ``Tool(description="...")`` literal) so the model knows a response may come in pages.
+PAGING_HINT = "Long results are paged: follow next_action for the rest."
+
+
+def _tool_description(mod: ParsedModule, tool_name: str) -> cst.SimpleString | None:
+    """The ``description=`` of ``Tool(name=<tool_name>, ...)`` when it is a plain one-line string
+    literal the paging sentence can be appended to."""
+    for node in walk(mod.tree):
+        if not (isinstance(node, cst.Call) and (dotted_name(node.func) or "").split(".")[-1] == "Tool"):
+            continue
+        kw = {a.keyword.value: a.value for a in node.args if a.keyword is not None}
+        if "name" in kw and tool_name in [*literal_names(mod, kw["name"]), *_constant_string(mod, kw["name"])]:
+            value = kw.get("description")
+            if isinstance(value, cst.SimpleString) and value.prefix == "" and value.quote in ('"', "'"):
+                return value
+            return None
+    return None
+
+
+def _constant_string(mod: ParsedModule, node: cst.BaseExpression) -> list[str]:
+    """``[value]`` for a name bound once at module level to a string literal (``TOOL = "x"``)."""
+    if not isinstance(node, cst.Name):
+        return []
+    found = [stmt.body[0].value for stmt in mod.tree.body
+             if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1
+             and isinstance(stmt.body[0], cst.Assign) and len(stmt.body[0].targets) == 1
+             and isinstance(stmt.body[0].targets[0].target, cst.Name)
+             and stmt.body[0].targets[0].target.value == node.value]
+    if len(found) == 1 and isinstance(found[0], cst.SimpleString) and isinstance(found[0].evaluated_value, str):
+        return [found[0].evaluated_value]
+    return []
+
+
 def _input_schema(mod: ParsedModule, tool_name: str) -> cst.BaseExpression | None:
     """The ``inputSchema=`` (or ``input_schema=``) value of ``Tool(name=<tool_name>, ...)``."""
     for node in walk(mod.tree):
@@ -435,6 +480,30 @@ def _plan_return(plan: FilePlan, mod: ParsedModule, value: cst.BaseExpression, w
         if callee[:1].isupper():
             raise Unfixable(f"it returns a `{callee}(...)` object, which tokenlint.runtime cannot page")
     _wrap_value(plan, mod, value, wrap_for)
+
+
+#: Content blocks that carry data beside the text ``fix`` pages (an embedded resource's contents).
+_RESOURCE_BLOCKS = frozenset({"EmbeddedResource", "TextResourceContents", "BlobResourceContents"})
+
+
+def _refuse_resource_copies(value: cst.BaseExpression, body) -> None:
+    """Raise ``Unfixable`` when the returned ``value`` also sends data in an embedded resource,
+    written in the return or in a local the return names (assigned in ``body``, the tool's
+    statements): only the text would be paged, so the rewrite would not make the tool LOW."""
+    names = {n.value for n in walk(value) if isinstance(n, cst.Name)}
+    parts = [value]
+    for stmt in body:
+        for node in walk(stmt):
+            if isinstance(node, cst.Assign) and any(
+                    isinstance(t.target, cst.Name) and t.target.value in names for t in node.targets):
+                parts.append(node.value)
+    for part in parts:
+        for node in walk(part):
+            if isinstance(node, cst.Call) and (dotted_name(node.func) or "").split(".")[-1] in _RESOURCE_BLOCKS \
+                    and not all(isinstance(a.value, (cst.SimpleString, cst.Integer)) for a in node.args
+                                if a.keyword is not None and a.keyword.value in ("text", "blob")):
+                raise Unfixable("it also sends the data in an embedded resource, which tokenlint.runtime "
+                                "cannot page (only the text would be paged)")
 
 
 def _text_helper_args(mod: ParsedModule, call: cst.Call) -> list[cst.BaseExpression]:

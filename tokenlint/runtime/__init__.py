@@ -57,7 +57,7 @@ from .resources import (
 from .response import MIN_MAX_TOKENS, fit_response, next_action
 from .redis_store import STORE_URL_ENV, RedisResultStore
 from .store import ResultStore, StoredResult, default_store, set_default_store
-from .structured import PageEnvelope, Paged
+from .structured import CURSOR_DESCRIPTION, Cursor, PageEnvelope, Paged
 from .summary import summarize_omitted
 from .text_pages import format_footer, join_text_pages, parse_text_page, split_text
 
@@ -68,7 +68,9 @@ __all__ = [
     "client_profile",
     "CLAUDE_CODE_MAX_OUTPUT_TOKENS",
     "CLAUDE_CODE_PERSIST_CHARS",
+    "CURSOR_DESCRIPTION",
     "CURSOR_INPUT_SCHEMA",
+    "Cursor",
     "CursorError",
     "DEFAULT_CURSOR_TTL_SECONDS",
     "DEFAULT_MAX_RESPONSE_TOKENS",

@@ -466,9 +466,16 @@ class TokenEstimator:
         Like ``fits``; in addition, without the SDK's fast JSON renderer a long list is first
         bounded from a prefix of its records (compact ``json.dumps``), so that a 1 MB result is
         known to be over budget without rendering all of it.
+
+        A str must fit in both forms an SDK sends it in: as text content, and JSON-escaped as
+        structured content (``{"result": "..."}``: mcp 1.x FastMCP and mcp 2.x MCPServer send a
+        ``-> str`` tool's result both ways, and clients show one or the other). Escaping makes
+        newlines, quotes and backslashes two characters each, so a text page measured on the
+        text alone overflows there.
         """
         if isinstance(value, str):
-            return self.fits(value, max_tokens)
+            return self.fits(value, max_tokens) and \
+                self.fits(json.dumps({"result": value}, ensure_ascii=False), max_tokens)
         if self.renderer is None and self.json_indent == 2:
             data = _sdk_json(value)  # the SDK's own rendering, as UTF-8 bytes: no re-encoding
             if data is not None:

@@ -20,6 +20,7 @@ from typing import Any, Iterable, Mapping
 from .estimator import TokenEstimator
 from .limits import DEFAULT_MAX_RESPONSE_TOKENS
 from .response import fit_response
+from .structured import CURSOR_DESCRIPTION
 
 __all__ = ["CURSOR_INPUT_SCHEMA", "with_cursor_parameter", "declare_cursor", "fit_json_text"]
 
@@ -27,7 +28,7 @@ __all__ = ["CURSOR_INPUT_SCHEMA", "with_cursor_parameter", "declare_cursor", "fi
 CURSOR_INPUT_SCHEMA: dict[str, Any] = {
     "type": ["string", "null"],
     "default": None,
-    "description": "Opaque cursor from a previous response's next_action; omit for the first page.",
+    "description": CURSOR_DESCRIPTION,
 }
 
 def with_cursor_parameter(input_schema: Mapping[str, Any]) -> dict[str, Any]:

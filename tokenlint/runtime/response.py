@@ -358,7 +358,8 @@ class _Pager:
                                   total_tokens=99_999_999,
                                   next_action=next_action(self.tool, self.arguments, placeholder),
                                   continued_fence="`" * 12 + "x" * 40)
-            reserve = self.est.count_text_tokens(worst) + _RESERVE_TOKENS
+            # the footer as sent in structured content too (JSON-escaped: see fits_value)
+            reserve = self.est.count_text_tokens(json.dumps(worst, ensure_ascii=False)) + _RESERVE_TOKENS
             body_budget = self.max_tokens - reserve
             if body_budget < 20:
                 raise ValueError(f"max_tokens={self.max_tokens} leaves no room for a text page"
@@ -366,7 +367,7 @@ class _Pager:
             self.dirty = True
             entry.pages = split_text(
                 text, count_tokens=self.est.count_text_tokens,
-                fits=lambda body: self.est.fits(body, body_budget) and
+                fits=lambda body: self.est.fits_value(body, body_budget) and
                 _within_size(self.profile, body + worst, body + worst),
                 body_budget_tokens=body_budget)
         pages: list[TextPage] = entry.pages

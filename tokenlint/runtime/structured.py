@@ -29,13 +29,18 @@ from __future__ import annotations
 from typing import Any, Dict, List, Optional, Union
 
 try:
+    from typing import Annotated
+except ImportError:  # pragma: no cover - Python < 3.9
+    from typing_extensions import Annotated
+
+try:
     # pydantic (which every MCP SDK uses) requires typing_extensions.TypedDict before Python 3.12,
     # and installs typing_extensions; without it (no SDK around) the stdlib one does.
     from typing_extensions import NotRequired, Required, TypedDict
 except ImportError:  # pragma: no cover - stdlib-only environments
     from typing import NotRequired, Required, TypedDict  # type: ignore[assignment]
 
-__all__ = ["PageEnvelope", "NextActionDict", "Paged"]
+__all__ = ["PageEnvelope", "NextActionDict", "Paged", "Cursor", "CURSOR_DESCRIPTION"]
 
 
 class NextActionDict(TypedDict):
@@ -82,3 +87,30 @@ class _PagedMeta(type):
 
 class Paged(metaclass=_PagedMeta):
     """``Paged[T]`` is ``Union[PageEnvelope, T]``: annotate a rewritten tool with it (see module)."""
+
+
+#: What the model is told about a rewritten tool's ``cursor`` argument (its input schema).
+CURSOR_DESCRIPTION = "Opaque cursor from a previous response's next_action; omit for the first page."
+
+
+class _Description:
+    """``Annotated`` metadata giving a parameter's JSON schema a ``description``: pydantic calls
+    ``__get_pydantic_json_schema__`` on metadata that has it, so the runtime needs no pydantic
+    import (``pydantic.Field(description=...)`` would)."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def __get_pydantic_json_schema__(self, core_schema: Any, handler: Any) -> Any:
+        schema = handler(core_schema)
+        schema["description"] = self.text
+        return schema
+
+    def __repr__(self) -> str:
+        return f"_Description({self.text!r})"
+
+
+#: The annotation of a rewritten tool's ``cursor`` parameter (``cursor: Cursor = None``): an
+#: optional str whose input-schema property carries ``CURSOR_DESCRIPTION`` in mcp 1.x FastMCP,
+#: mcp 2.x MCPServer and standalone fastmcp (low-level servers: ``with_cursor_parameter``).
+Cursor = Annotated[Optional[str], _Description(CURSOR_DESCRIPTION)]

@@ -1,0 +1,179 @@
+"""Lay out a statement ``fix`` changed the way black and ``ruff format`` would.
+
+Only the statements holding a rewritten call are laid out again (``FitToBudget``); every other
+line keeps its bytes. The layout is the part of black's algorithm (its "right-hand split" and
+"delimiter split", https://black.readthedocs.io/en/stable/the_black_code_style/current_style.html)
+that the calls ``fix`` writes need, on calls, lists, tuples, sets and dicts:
+
+1. the whole statement on one line, when it fits in the line length and no bracket in it ends
+   with a magic trailing comma;
+2. else the last bracket's contents on one indented line between the opening and closing lines
+   (a call's arguments, or a literal's only item);
+3. else, a bracket holding one item: that item laid out the same way one level deeper, without a
+   trailing comma; holding several: one item per line, each laid out the same way, with a
+   trailing comma.
+
+A statement holding anything this cannot flatten exactly (a comment, a string spanning lines, a
+backslash continuation, a parenthesized sub-expression split over lines) is left as the codemod
+wrote it: ``layout_statement`` returns None.
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+
+INDENT = "    "
+
+
+def layout_statement(stmt: cst.SimpleStatementLine, width: int) -> cst.SimpleStatementLine | None:
+    """``stmt`` laid out for lines of at most ``width`` chars (its own indentation excluded), or
+    None when it is not one ``return``, assignment or expression statement this can flatten."""
+    if len(stmt.body) != 1 or _has_comment(stmt):
+        return None
+    small = stmt.body[0]
+    if isinstance(small, cst.Return) and small.value is not None:
+        prefix, value = "return ", small.value
+    elif isinstance(small, cst.Assign) and len(small.targets) == 1:
+        target = _flat(small.targets[0].target)
+        if target is None:
+            return None
+        prefix, value = f"{target} = ", small.value
+    elif isinstance(small, cst.Expr):
+        prefix, value = "", small.value
+    else:
+        return None
+    lines = _layout(value, prefix, "", 0, width)
+    if lines is None:
+        return None
+    try:
+        new = cst.parse_statement("\n".join(lines) + "\n")
+    except cst.ParserSyntaxError:
+        return None
+    if not isinstance(new, cst.SimpleStatementLine):
+        return None
+    return new.with_changes(leading_lines=stmt.leading_lines, trailing_whitespace=stmt.trailing_whitespace)
+
+
+def _layout(node: cst.BaseExpression, prefix: str, suffix: str, depth: int, width: int) -> list[str] | None:
+    flat = _flat(node)
+    if flat is None:
+        return None
+    pad = INDENT * depth
+    line = f"{pad}{prefix}{flat}{suffix}"
+    if len(line) <= width and not _has_magic_comma(node):
+        return [line]
+    if isinstance(node, cst.Await) and not node.lpar:
+        return _layout(node.expression, f"{prefix}await ", suffix, depth, width)
+    if isinstance(node, cst.Call) and not node.args and not node.lpar \
+            and isinstance(node.func, cst.Attribute) and not node.func.lpar \
+            and _brackets(node.func.value) is not None:
+        # an empty trailing call (``x.execute(...).fetchall()``) is not split: black and ruff
+        # split the bracket before it and write the call after its closing bracket
+        return _layout(node.func.value, prefix, f".{node.func.attr.value}(){suffix}", depth, width)
+    split = _brackets(node)
+    if split is None or not split[1]:
+        return [line]
+    opener, items, closer, magic = split
+    head, tail = f"{pad}{prefix}{opener}", f"{pad}{closer}{suffix}"
+    inner = INDENT * (depth + 1)
+    flats = [_flat(value) for _, value in items]
+    if any(f is None for f in flats):
+        return None
+    # the contents on one line: for a call's arguments, or one item of a literal (black splits a
+    # list, dict or set literal of several items one per line: its ``should_split_line``)
+    if not magic and not any(_has_magic_comma(v) for _, v in items) \
+            and (isinstance(node, cst.Call) or len(items) == 1):
+        body = ", ".join(p + f for (p, _), f in zip(items, flats))  # type: ignore[operator]
+        if len(inner) + len(body) <= width:
+            return [head, inner + body, tail]
+    if len(items) == 1 and not magic:
+        lines = _layout(items[0][1], items[0][0], "", depth + 1, width)
+        return None if lines is None else [head, *lines, tail]
+    out = [head]
+    for item_prefix, value in items:
+        lines = _layout(value, item_prefix, ",", depth + 1, width)
+        if lines is None:
+            return None
+        out += lines
+    return [*out, tail]
+
+
+def _brackets(node: cst.BaseExpression):
+    """``(opener, [(item prefix, item)], closer, magic trailing comma)`` of a bracketed node; an
+    expression in parentheses is a bracket holding it."""
+    if node.lpar:
+        if len(node.lpar) != 1 or len(node.rpar) != 1 or isinstance(node, cst.Tuple):
+            return None
+        return "(", [("", node.with_changes(lpar=[], rpar=[]))], ")", False
+    if isinstance(node, cst.Call):
+        func = _flat(node.func)
+        if func is None:
+            return None
+        items = [(_arg_prefix(a), a.value) for a in node.args]
+        magic = bool(node.args) and isinstance(node.args[-1].comma, cst.Comma)
+        return f"{func}(", items, ")", magic
+    if isinstance(node, (cst.List, cst.Set)):
+        items = [("*" if isinstance(e, cst.StarredElement) else "", e.value) for e in node.elements]
+        magic = bool(node.elements) and isinstance(node.elements[-1].comma, cst.Comma)
+        return ("[", items, "]", magic) if isinstance(node, cst.List) else ("{", items, "}", magic)
+    if isinstance(node, cst.Dict):
+        items = []
+        for e in node.elements:
+            if isinstance(e, cst.StarredDictElement):
+                items.append(("**", e.value))
+            else:
+                key = _flat(e.key)
+                if key is None:
+                    return None
+                items.append((f"{key}: ", e.value))
+        magic = bool(node.elements) and isinstance(node.elements[-1].comma, cst.Comma)
+        return "{", items, "}", magic
+    return None
+
+
+def _arg_prefix(arg: cst.Arg) -> str:
+    if arg.keyword is not None:
+        return f"{arg.keyword.value}="
+    return arg.star if isinstance(arg.star, str) else ""
+
+
+def _flat(node: cst.CSTNode) -> str | None:
+    """``node``'s code on one line, or None when it cannot be put on one line exactly."""
+    split = _brackets(node) if isinstance(node, cst.BaseExpression) else None
+    if split is not None:
+        opener, items, closer, _ = split
+        parts = []
+        for prefix, value in items:
+            flat = _flat(value)
+            if flat is None:
+                return None
+            parts.append(prefix + flat)
+        return f"{opener}{', '.join(parts)}{closer}"
+    if isinstance(node, cst.Await) and not node.lpar:
+        inner = _flat(node.expression)
+        return None if inner is None else f"await {inner}"
+    if isinstance(node, cst.Attribute) and not node.lpar:
+        inner = _flat(node.value)
+        return None if inner is None else f"{inner}.{node.attr.value}"
+    code = cst.Module([]).code_for_node(node)
+    return None if "\n" in code else code
+
+
+def _has_magic_comma(node: cst.CSTNode) -> bool:
+    """Whether a bracket in ``node`` ends with a trailing comma (black keeps it exploded)."""
+    split = _brackets(node) if isinstance(node, cst.BaseExpression) else None
+    if split is None:
+        return False
+    return split[3] or any(_has_magic_comma(v) for _, v in split[1])
+
+
+def _has_comment(node: cst.CSTNode) -> bool:
+    """Whether a comment is written anywhere in ``node`` (a layout must not drop it)."""
+    found = []
+
+    class Comments(cst.CSTVisitor):
+        def visit_Comment(self, comment: cst.Comment) -> None:
+            found.append(comment)
+
+    node.visit(Comments())
+    return bool(found)
