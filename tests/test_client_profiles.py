@@ -4,6 +4,7 @@ tests/runtime/test_runtime_profiles.py)."""
 
 from __future__ import annotations
 
+import re
 import textwrap
 
 from click.testing import CliRunner
@@ -37,7 +38,8 @@ def test_fix_writes_the_client_into_each_call_and_the_tool_is_low_after(tmp_path
                                     "server.py"])
     assert out.exit_code == 0, out.output
     text = path.read_text()
-    assert 'max_tokens=10_000, client="codex"' in text
+    # (laid out as the project's formatter would: on one line or one argument per line)
+    assert re.search(r'max_tokens=10_000,\s*client="codex"', text), text
     compile(text, "server.py", "exec")
     again = CliRunner().invoke(main, ["check", "--client", "codex", "server.py"])
     assert again.exit_code == 0, again.output

@@ -438,7 +438,8 @@ def test_paging_sentence_goes_where_the_description_comes_from(tmp_path):
     from tokenlint.codemods.plan import PAGING_HINT
 
     new, _ = _fix_source(tmp_path, PAGING_TOOLS)
-    assert f'@mcp.tool(description="Every tag. {PAGING_HINT}")\n' in new
+    # (the decorator, now past the line length, is laid out as the formatter would)
+    assert f'@mcp.tool(\n    description="Every tag. {PAGING_HINT}"\n)\n' in new
     assert '    """Not the description: the decorator\'s is."""\n' in new
     assert f'    """Every note.\n\n    Args: none.\n\n    {PAGING_HINT}\n    """\n' in new
     assert new.count(PAGING_HINT) == 2

@@ -102,6 +102,19 @@ class ParsedModule:
         return self._order.get(id(node), -1)
 
 
+def star_imports(mod: ParsedModule) -> list[str]:
+    """The modules a module star-imports at top level (``from .base import *``)."""
+    out = []
+    for stmt in mod.tree.body:
+        if isinstance(stmt, cst.SimpleStatementLine):
+            for small in stmt.body:
+                if isinstance(small, cst.ImportFrom) and isinstance(small.names, cst.ImportStar):
+                    base = mod.imports._from_base(small)
+                    if base:
+                        out.append(base)
+    return out
+
+
 class Project:
     """All modules of a run, by dotted module name, parsed lazily.
 
@@ -142,6 +155,32 @@ class Project:
                 mod = None
         self.parsed[module_name] = mod
         return mod
+
+    def resolve_class(self, qualified: str) -> tuple[ParsedModule, str] | None:
+        """``(module, class name)`` of the run's class ``qualified`` names, following up to
+        three re-exports, also through ``from .base import *`` (``serena.tools.Tool`` defined in
+        ``serena.tools.tools_base``); None when it is no class of the run."""
+        seen = {qualified}
+        for _ in range(4):
+            hit = self.resolve(qualified)
+            if hit is None:
+                return None
+            mod, name = hit
+            if name in mod.classes:
+                return mod, name
+            head, _, rest = name.partition(".")
+            target = mod.imports.names.get(head)
+            if target is None and not rest:
+                target = next((f"{star}.{name}" for star in star_imports(mod)
+                               if (found := self.resolve(f"{star}.{name}")) is not None
+                               and found[1] in found[0].classes), None)
+            if target is None:
+                return None
+            qualified = f"{target}.{rest}" if rest and target != qualified else target
+            if qualified in seen:
+                return None
+            seen.add(qualified)
+        return None
 
     def resolve(self, qualified: str) -> tuple[ParsedModule, str] | None:
         """Split ``pkg.mod.name`` (or ``pkg.mod.Class.method``) into a parsed module and the

@@ -141,6 +141,10 @@ class ExternalCalls:
                 # ``Message.to_dict(msg)``, ``json_format.MessageToDict(m)``: the data converted
                 return union(frozenset({Marker("object", site, family=family)}), held)
             return frozenset({Marker("object", site, family=family, whole=read)})
+        held = frozenset(t for t in args if isinstance(t, Src) or (isinstance(t, Marker) and t.whole))
+        if held and words(name)[:1] and words(name)[0] in _CONVERSIONS:
+            # ``self._to_json(result)``: the data it is given, converted (not a new source)
+            return union(frozenset({Marker("object", site, family=family)}), held)
         what = f"{callee} {SIZE_UNKNOWN if shape is Shape.UNKNOWN else '(a collection or text)'}"
         src = Src("TL108", site, what)
         bound = self._argument_bound(node)

@@ -135,9 +135,9 @@ class FollowedCalls:
             base = dotted_name(func.value)
             meth = func.attr.value
             if base in ("self", "cls") and self.class_name:
-                fn = mod.functions.get(f"{self.class_name}.{meth}")
-                if fn is not None:
-                    return mod, fn
+                found = self.a.method_of(mod, self.class_name, meth)  # also inherited from a base
+                if found is not None:
+                    return found
             if base is not None and base.split(".")[0] not in mod.imports.names and \
                     base.split(".")[0] not in ("self", "cls"):
                 # (``self.client.search()`` is another object's method: ``_chain_class`` knows it)

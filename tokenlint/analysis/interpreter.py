@@ -136,6 +136,41 @@ class Analyzer:
             self._sites[key] = s
         return s
 
+    def method_of(self, module, class_name: str, method: str, depth: int = 0):
+        """``(module, def)`` of ``method`` of the run's class ``class_name`` of ``module``, looked
+        up in the class and then its bases (defined in the run, depth-first, 6 levels), or None."""
+        fn = module.functions.get(f"{class_name}.{method}")
+        if fn is not None:
+            return module, fn
+        cls = module.classes.get(class_name)
+        if cls is None or depth > 5:
+            return None
+        for base in cls.bases:
+            node = base.value.value if isinstance(base.value, cst.Subscript) else base.value
+            name = dotted_name(node)
+            if name in module.classes:
+                hit = (module, name)
+            else:
+                qn = module.imports.qualify(node)
+                hit = self.project.resolve_class(qn) if qn else None
+                if hit is None:
+                    continue
+            found = self.method_of(hit[0], hit[1], method, depth + 1)
+            if found is not None:
+                return found
+        return None
+
+    def family_method(self, family: str, method: str):
+        """``(module, def)`` of ``method`` on an object of the run's class ``family`` (a qualified
+        name), inherited methods included; None when the class or the method is not in the run."""
+        found = self.project.find_function(f"{family}.{method}")
+        if found is not None:
+            return found
+        hit = self.project.resolve_class(family)
+        if hit is None:
+            return None
+        return self.method_of(hit[0], hit[1], method)
+
     def helper_summary(self, module, fn: cst.FunctionDef, depth: int) -> Summary | None:
         key = id(fn)
         if key in self._helpers:
@@ -936,7 +971,7 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
                 family = self._chain_class(func.value)
                 families = [family] if family else []
             for family in families:
-                helper = self.a.project.find_function(f"{family}.{method}")
+                helper = self.a.family_method(family, method)
                 if helper is not None:
                     break
             if helper is None and families and method in _SERIALIZERS and all(self._project_class(f) for f in families):
@@ -979,12 +1014,12 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         module-level instance or ``self.attr`` of such a class (``_chain_class``)."""
         base = dotted_name(func.value)
         if base in ("self", "cls") and self.class_name:
-            return f"{self.class_name}.{method}" in self.mod.functions
+            return self.a.method_of(self.mod, self.class_name, method) is not None
         families = [m.family for m in markers(recv, "object") if m.family]
         if not families:
             family = self._chain_class(func.value)
             families = [family] if family else []
-        return any(self.a.project.find_function(f"{f}.{method}") is not None for f in families)
+        return any(self.a.family_method(f, method) is not None for f in families)
 
     def module_collection(self, node: cst.Name) -> Flow:
         """A module-level collection read by the tool: empty at import, filled at run time (a

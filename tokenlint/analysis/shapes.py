@@ -173,6 +173,8 @@ def call_shape(name: str) -> Shape:
         verb, nouns = nouns[0], nouns[1:]  # ``client_list``, ``session_history``: the rest decides
         if verb in COLLECTION_VERBS or is_plural(verb) or verb in TEXT_NOUNS:
             return Shape.COLLECTION
+    if verb in ("to", "as", "convert", "export") and nouns and nouns[-1] in TEXT_NOUNS:
+        return Shape.COLLECTION  # ``to_markdown(path)``, ``convert_to_html(doc)``: a whole text
     if verb in RECORD_VERBS and verb not in ("info", "status", "config", "settings"):
         return Shape.RECORD
     if verb in COLLECTION_VERBS:

@@ -13,6 +13,8 @@ placed after the module's leading imports, never above the docstring).
 
 from __future__ import annotations
 
+from typing import cast
+
 import libcst as cst
 from libcst.codemod import CodemodContext, SkipFile, VisitorBasedCodemodCommand
 from libcst.codemod.visitors import AddImportsVisitor
@@ -173,7 +175,7 @@ class FitToBudget(VisitorBasedCodemodCommand):
         if edit.clamps or edit.snapshot:
             updated_node = _insert_statements(updated_node, edit, self.style, len(self._indent(key)) + 4)
         if edit.add_cursor and self.paging_hint:
-            updated_node = _docstring_with_hint(updated_node, self._indent(key) + "    ")
+            updated_node = _docstring_with_hint(updated_node, self._indent(key) + "    ", self.line_length)
         if edit.add_cursor:
             updated_node = updated_node.with_changes(
                 params=_add_cursor(updated_node.params, updated_node.whitespace_before_params))
@@ -347,10 +349,11 @@ def _with_hint(string: cst.SimpleString) -> cst.SimpleString:
     return string.with_changes(value=f"{string.value[:-1]}{sep}{PAGING_HINT}{string.quote}")
 
 
-def _docstring_with_hint(fn: cst.FunctionDef, indent: str) -> cst.FunctionDef:
+def _docstring_with_hint(fn: cst.FunctionDef, indent: str, width: int) -> cst.FunctionDef:
     """``fn`` with ``PAGING_HINT`` as the last paragraph of its docstring (which becomes the tool's
     description), or as a new one-line docstring, or appended to a ``description="..."`` of its
-    decorator (then the SDK does not use the docstring); ``indent``: the body's indentation. A
+    decorator (then the SDK does not use the docstring; the decorator is laid out again for lines
+    of ``width`` chars, as the formatter would); ``indent``: the body's indentation. A
     docstring that is not a plain triple-quoted string (raw, bytes, f-string, concatenated,
     single-quoted) is left alone, and so is one that has the sentence."""
     decorators = list(fn.decorators)
@@ -364,7 +367,12 @@ def _docstring_with_hint(fn: cst.FunctionDef, indent: str) -> cst.FunctionDef:
                         return fn
                     args = list(call.args)
                     args[j] = arg.with_changes(value=_with_hint(arg.value))
-                    decorators[i] = d.with_changes(decorator=call.with_changes(args=args))
+                    hinted: cst.BaseExpression = call.with_changes(args=args)
+                    laid_out = layout_statement(cst.SimpleStatementLine([cst.Expr(hinted)]),
+                                                width - (len(indent) - 4) - 1)  # (after the ``@``)
+                    if laid_out is not None:
+                        hinted = cast(cst.Expr, laid_out.body[0]).value
+                    decorators[i] = d.with_changes(decorator=hinted)
                     return fn.with_changes(decorators=decorators)
     body = list(fn.body.body) if isinstance(fn.body, cst.IndentedBlock) else None
     if body is None:

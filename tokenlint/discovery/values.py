@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 import libcst as cst
 
 from tokenlint.imports import dotted_name
-from tokenlint.project import ParsedModule, Project
+from tokenlint.project import ParsedModule, Project, star_imports
 from tokenlint.walk import code_children, walk
 
 MAX_DEPTH = 8
@@ -374,19 +374,6 @@ class Values:
                 for res in self.call_results(leaf, env or {}, depth=depth + 1):  # a factory
                     if isinstance(res.node, cst.FunctionDef):
                         out.append((res, None))
-
-
-def star_imports(mod: ParsedModule) -> list[str]:
-    """The modules a module star-imports at top level (``from .base import *``)."""
-    out = []
-    for stmt in mod.tree.body:
-        if isinstance(stmt, cst.SimpleStatementLine):
-            for small in stmt.body:
-                if isinstance(small, cst.ImportFrom) and isinstance(small.names, cst.ImportStar):
-                    base = mod.imports._from_base(small)
-                    if base:
-                        out.append(base)
-    return out
 
 
 def bind(target: cst.CSTNode, item: Val, env: Env, values: Values | None = None) -> None:

@@ -56,6 +56,7 @@ class UnboundedExternalResult(SourceRule):
     |---|---|---|
     | a verb that reads many things | collection or text | `list_widgets`, `search_widgets`, `query`, `scan`, `find`, `hgetall`, `lrange`, `smembers`, `describe_instances`, `dump`, `diff`, `export_csv` |
     | `get` with a plural or text noun, or with all | collection or text | `get_tables`, `get_logs`, `get_transcript`, `get_page`, `getAllUsers`, `schema` |
+    | a conversion to a text format | collection or text | `to_markdown`, `convert_to_html`, `export_csv` |
     | a verb that changes one thing | an acknowledgement | `create_widget`, `update_widget`, `delete_widget`, `set`, `send_message`, `start_build`, `index` |
     | `get` with a singular noun, a constructor | one record, a handle | `get_widget`, `get_health`, `Client` |
     | a number or a flag | a scalar | `count_widgets`, `widget_exists`, `is_ready`, `llen` |
