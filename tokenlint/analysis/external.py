@@ -308,14 +308,29 @@ class ExternalCalls:
             pairs: list[tuple[str | None, cst.BaseExpression]] = []
             if a.keyword is not None and a.keyword.value in ("params", "json", "data"):
                 pairs = self._dict_pairs(a.value)
+                if not pairs and self.helper and isinstance(a.value, cst.Name) and any(
+                        isinstance(t, Param) and t.site is None and t.name == a.value.value
+                        for t in self.env.get(a.value.value, EMPTY)):
+                    # ``def _get(path, params): httpx.get(url, params=params)``: the page size
+                    # is in the dict each caller passes (``_from_helper`` reads it there)
+                    return Bound(self.a.site(self.mod, node), sql_param=a.value.value)
             elif a.keyword is None or a.keyword.value == "url":
                 pairs = _query_string_pairs(a.value)
-            for key, value in pairs:
-                if key is None or key.replace("_", "").replace("-", "").lower() not in _LIMIT_KEYWORDS:
-                    continue
-                b = self.bound_from(value, node)
-                if b is not None and (best is None or b.rank() > best.rank()):
-                    best = b
+            b = self.pairs_bound(pairs, node)
+            if b is not None and (best is None or b.rank() > best.rank()):
+                best = b
+        return best
+
+    def pairs_bound(self, pairs: list[tuple[str | None, cst.BaseExpression]], node: cst.CSTNode) -> Bound | None:
+        """The strongest cap among a request's ``(key, value)`` parameters whose key is
+        limit-like (``limit``, ``per_page``, ``pageSize``, ``max_results``...)."""
+        best: Bound | None = None
+        for key, value in pairs:
+            if key is None or key.replace("_", "").replace("-", "").lower() not in _LIMIT_KEYWORDS:
+                continue
+            b = self.bound_from(value, node)
+            if b is not None and (best is None or b.rank() > best.rank()):
+                best = b
         return best
 
     def _dict_pairs(self, value: cst.BaseExpression) -> list[tuple[str | None, cst.BaseExpression]]:

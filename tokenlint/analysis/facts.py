@@ -111,7 +111,7 @@ def analyse_tool(analyzer: Analyzer, tool: ToolDef) -> ToolFacts:
             facts.flows.append(_classify(src, checked, ret_site))
     # deterministic order, worst first (set iteration order varies between runs)
     facts.flows.sort(key=lambda f: (_KIND_ORDER.index(f.kind), f.src.code, f.src.what, f.param or "",
-                                    _line(f.src.site), _line(f.bound_site)))
+                                    _line(f.src.site), _line(f.bound_site), _line(f.param_site), _line(f.return_site)))
     if any(f.kind is FlowKind.ESTIMATED for f in facts.flows):
         facts.estimates = True
     facts.untraced = tuple(sorted(set(summary.untraced)))

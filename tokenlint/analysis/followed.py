@@ -211,8 +211,12 @@ class FollowedCalls:
             elif isinstance(t, Src) and t.bound is not None and t.bound.sql_param:
                 # the helper ran the SQL it was given: the bound is the one of the text passed
                 arg = arg_node(node, fn, t.bound.sql_param)
-                bound = self.sql_bound(arg, arg_flows.get(t.bound.sql_param, EMPTY), t.bound.site) \
-                    if arg is not None else None
+                pairs = self._dict_pairs(arg) if arg is not None else []
+                if pairs:  # a request's parameters the helper sends (``_get(path, {"limit": n})``)
+                    bound = self.pairs_bound(pairs, node)
+                else:
+                    bound = self.sql_bound(arg, arg_flows.get(t.bound.sql_param, EMPTY), t.bound.site) \
+                        if arg is not None else None
                 if bound == "aggregate":
                     continue
                 text = self.string_value(arg) if arg is not None else None

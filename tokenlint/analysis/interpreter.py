@@ -503,7 +503,10 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
             if rounds is not None:
                 src = src.with_bound(rounds)  # ``while pages < max_pages: ...; pages += 1``
             for name in accs:
-                self.env[name] = union(self.env.get(name, EMPTY), frozenset({src}))
+                held = self.env.get(name, EMPTY)
+                if held and all(isinstance(t, (Measure, Param)) for t in held):
+                    continue  # ``count += len(page)``: a number, however many pages
+                self.env[name] = union(held, frozenset({src}))
         self._apply_loop_breaks(accs, breaks, node, enumerate_target=None)
 
     def try_(self, node) -> bool:
@@ -766,6 +769,9 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
             lit = string_literal(key)
             if self.args_style == "mapping" and lit is not None and is_arguments_name(base_name):
                 return self.mapping_param(lit, None, node, required=True)
+            if lit is not None and scalar_name(lit):
+                # ``body["total"]``, ``page["has_more"]``: a number or a flag of the data
+                return frozenset(part_of(t) for t in scalar_of(base))
             self.expr(key)
             base = one_element(base)
             root = chain_root(node.value) if isinstance(node.value, cst.Attribute) else None
@@ -904,6 +910,11 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         if qn in ("sqlalchemy.select", "sqlalchemy.sql.select", "sqlmodel.select"):
             self._args_flow(node)
             return frozenset({Marker("query", site)})
+        if method == "get" and node.args and scalar_name(string_literal(node.args[0].value) or "") \
+                and not (self.args_style == "mapping" and is_arguments_name(dotted_name(func.value))):
+            # ``data.get("total")``: a number or a flag of the data, as ``data["total"]``
+            self._args_flow(node)
+            return frozenset(part_of(t) for t in scalar_of(recv))
         if dn == "getattr" and qn is None and len(node.args) >= 2:
             # ``getattr(record, "source", None)``: a field of the record, as ``record.source``
             held = self.expr(node.args[0].value)

@@ -133,16 +133,31 @@ def union(*flows: Flow) -> Flow:
     return frozenset(out)
 
 
+def site_key(site: Site | None) -> tuple[str, int]:
+    """A run-independent order of sites: module name, then the node's place in source order
+    (flows are sets, whose iteration order follows ``hash``, which varies between processes)."""
+    if site is None:
+        return ("", -1)
+    module = site.module
+    return (getattr(module, "module_name", ""), module.source_order(site.node) if hasattr(module, "source_order") else -1)
+
+
 def sources(flow: Flow) -> list[Src]:
-    return [t for t in flow if isinstance(t, Src)]
+    """The sources of ``flow`` in a run-independent order (rule code, then site)."""
+    return sorted((t for t in flow if isinstance(t, Src)), key=lambda t: (t.code, site_key(t.site), t.what))
 
 
 def params(flow: Flow) -> list[Param]:
-    return [t for t in flow if isinstance(t, Param)]
+    """The parameters of ``flow`` in a run-independent order (by name, then what is known)."""
+    return sorted((t for t in flow if isinstance(t, Param)),
+                  key=lambda t: (t.name, t.part, t.site is not None, site_key(t.site), -1 if t.clamp is None else t.clamp,
+                                 t.default_none, t.has_default))
 
 
 def markers(flow: Flow, *kinds: str) -> list[Marker]:
-    return [t for t in flow if isinstance(t, Marker) and (not kinds or t.kind in kinds)]
+    """The markers of ``flow`` (of ``kinds``, if given) in a run-independent order."""
+    return sorted((t for t in flow if isinstance(t, Marker) and (not kinds or t.kind in kinds)),
+                  key=lambda t: (t.kind, t.family or "", site_key(t.site), t.whole))
 
 
 def apply_bound(flow: Flow, bound: Bound) -> Flow:
