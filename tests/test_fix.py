@@ -131,7 +131,8 @@ def test_layout_of_multiline_parameters_with_trailing_comma(tmp_path):
                 max_tokens=10_000,
             )
     ''') in new
-    assert "from tokenlint.runtime import Cursor, Paged, fit_response\n" in new
+    assert "from tokenlint.runtime import Cursor, Paged, computed_once, fit_response\n" in new
+    assert "@mcp.tool()\n@computed_once\ndef orders(" in new
 
 
 def test_keyword_only_and_kwargs_get_a_keyword_only_cursor(tmp_path):
