@@ -178,6 +178,8 @@ class FitToBudget(VisitorBasedCodemodCommand):
             updated_node = _with_computed_once(updated_node)
         if edit.add_cursor and self.paging_hint:
             updated_node = _docstring_with_hint(updated_node, self._indent(key) + "    ")
+        if edit.computed_once:
+            updated_node = _split_long_decorators(updated_node, self.line_length - len(self._indent(key)))
         if edit.add_cursor:
             updated_node = updated_node.with_changes(
                 params=_add_cursor(updated_node.params, updated_node.whitespace_before_params))
@@ -204,6 +206,29 @@ def _with_computed_once(fn: cst.FunctionDef) -> cst.FunctionDef:
     if any((dotted_name(d.decorator) or "").split(".")[-1] == "computed_once" for d in fn.decorators):
         return fn
     return fn.with_changes(decorators=[*fn.decorators, cst.Decorator(decorator=cst.Name("computed_once"))])
+
+
+def _split_long_decorators(fn: cst.FunctionDef, width: int) -> cst.FunctionDef:
+    """Decorator calls of one argument longer than ``width`` chars laid out as black and ruff do
+    once another decorator follows them (``@computed_once``): the argument on its own line."""
+    decorators = list(fn.decorators)
+    for i, d in enumerate(decorators[:-1]):
+        call = d.decorator
+        if not (isinstance(call, cst.Call) and len(call.args) == 1) or "\n" in node_code(call) \
+                or len(node_code(call)) + 1 <= width:
+            continue
+        arg = call.args[0].with_changes(comma=cst.MaybeSentinel.DEFAULT)
+        decorators[i] = d.with_changes(decorator=call.with_changes(
+            args=[arg],
+            whitespace_before_args=cst.ParenthesizedWhitespace(
+                indent=True, last_line=cst.SimpleWhitespace("    ")),
+            whitespace_after_func=cst.SimpleWhitespace(""),
+        ))
+        # the closing bracket on its own line, at the decorator's indentation
+        decorators[i] = decorators[i].with_changes(decorator=decorators[i].decorator.with_changes(
+            args=[arg.with_changes(whitespace_after_arg=cst.ParenthesizedWhitespace(
+                indent=True, last_line=cst.SimpleWhitespace("")))]))
+    return fn.with_changes(decorators=decorators)
 
 
 def _laid_out(code: str, style: Style, indent: int) -> cst.BaseStatement:
