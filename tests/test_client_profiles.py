@@ -37,7 +37,8 @@ def test_fix_writes_the_client_into_each_call_and_the_tool_is_low_after(tmp_path
                                     "server.py"])
     assert out.exit_code == 0, out.output
     text = path.read_text()
-    assert 'max_tokens=10_000, client="codex"' in text
+    # the call is too long for one line: one argument per line, as black and ruff lay it out
+    assert '        max_tokens=10_000,\n        client="codex",\n' in text
     compile(text, "server.py", "exec")
     again = CliRunner().invoke(main, ["check", "--client", "codex", "server.py"])
     assert again.exit_code == 0, again.output
