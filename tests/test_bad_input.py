@@ -81,6 +81,8 @@ def test_mixed_line_endings_are_kept_by_fix(tmp_path):
     new = path.read_bytes().decode().splitlines(keepends=True)
     kept = [line for line in new if not line.startswith("from tokenlint.runtime import")]
     assert kept[:7] == mixed[:7]  # everything above the tool, up to its decorator
+    assert kept[7] == "@computed_once\n"  # added by fix, in the file's first line ending
+    kept = kept[:7] + kept[8:]
     assert kept[7].startswith("def list_orders(cursor") and mixed[7].endswith("\r\n")
     assert kept[7].endswith("\r\n")  # the rewritten `def` line keeps its ending
     assert new[-3:] == trailer

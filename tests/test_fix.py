@@ -131,7 +131,8 @@ def test_layout_of_multiline_parameters_with_trailing_comma(tmp_path):
                 max_tokens=10_000,
             )
     ''') in new
-    assert "from tokenlint.runtime import Cursor, Paged, fit_response\n" in new
+    assert "from tokenlint.runtime import Cursor, Paged, computed_once, fit_response\n" in new
+    assert "@mcp.tool()\n@computed_once\ndef orders(" in new
 
 
 def test_keyword_only_and_kwargs_get_a_keyword_only_cursor(tmp_path):
@@ -438,8 +439,8 @@ def test_paging_sentence_goes_where_the_description_comes_from(tmp_path):
     from tokenlint.codemods.plan import PAGING_HINT
 
     new, _ = _fix_source(tmp_path, PAGING_TOOLS)
-    # (the decorator, now past the line length, is laid out as the formatter would)
-    assert f'@mcp.tool(\n    description="Every tag. {PAGING_HINT}"\n)\n' in new
+    # too long for one line once ``@computed_once`` follows: laid out as ruff and black do
+    assert f'@mcp.tool(\n    description="Every tag. {PAGING_HINT}"\n)\n@computed_once\n' in new
     assert '    """Not the description: the decorator\'s is."""\n' in new
     assert f'    """Every note.\n\n    Args: none.\n\n    {PAGING_HINT}\n    """\n' in new
     assert new.count(PAGING_HINT) == 2

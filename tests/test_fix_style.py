@@ -103,7 +103,8 @@ def test_lines_fix_does_not_change_keep_their_bytes(tmp_path):
     assert removed == ["def list_orders(region:str) -> list:", "    return rows"]
     added = [line for line in new_lines if line not in old_lines]
     assert added == [
-        "from tokenlint.runtime import Cursor, Paged, fit_response",
+        "from tokenlint.runtime import Cursor, Paged, computed_once, fit_response",
+        "@computed_once",
         "def list_orders(region:str, cursor: Cursor = None) -> Paged[list]:",
         '    """Long results are paged: follow next_action for the rest."""',
         "    return fit_response(",

@@ -60,8 +60,9 @@ def test_a_tool_without_context_still_binds_cursors_to_the_session(http_obs, req
     (mcp 1.x ``request_ctx``, fastmcp ``get_context()``); mcp 2.x's MCPServer keeps no request
     context variable, so there a cursor binds to the session only through a Context parameter."""
     if request.node.callspec.params["http_obs"] == "mcpserver-sdk2":
-        pytest.skip("mcp 2.x MCPServer keeps no request context variable: binding needs a "
-                    "Context parameter (not done at run time)")
+        pytest.skip("mcp 2.x MCPServer keeps no request context variable, so a hand-written "
+                    "tool needs a Context parameter; `tokenlint fix` adds one (tested over HTTP "
+                    "with two clients in tests/fix/test_computed_once_e2e.py)")
     for seen in http_obs["cross_noctx"]:
         foreign = seen["foreign_cursor"]
         assert foreign["is_error"], foreign

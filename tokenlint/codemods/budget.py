@@ -58,6 +58,8 @@ class FitToBudget(VisitorBasedCodemodCommand):
         self.lines = tree.code.splitlines()
         for name in sorted(self.plan.imports):
             AddImportsVisitor.add_needed_import(self.context, RUNTIME_MODULE, name)
+        for module, name in sorted(self.plan.sdk_imports):
+            AddImportsVisitor.add_needed_import(self.context, module, name)
         return tree.visit(self)
 
     # -- keys ---------------------------------------------------------------------------------
@@ -174,21 +176,61 @@ class FitToBudget(VisitorBasedCodemodCommand):
             return updated_node
         if edit.clamps or edit.snapshot:
             updated_node = _insert_statements(updated_node, edit, self.style, len(self._indent(key)) + 4)
+        if edit.computed_once:
+            updated_node = _with_computed_once(updated_node)
         if edit.add_cursor and self.paging_hint:
             updated_node = _docstring_with_hint(updated_node, self._indent(key) + "    ", self.line_length)
+        if edit.computed_once:
+            updated_node = _split_long_decorators(updated_node, self.line_length - len(self._indent(key)))
         if edit.add_cursor:
             updated_node = updated_node.with_changes(
                 params=_add_cursor(updated_node.params, updated_node.whitespace_before_params))
+        if edit.add_context:
+            updated_node = updated_node.with_changes(
+                params=_add_cursor(updated_node.params, updated_node.whitespace_before_params,
+                                   name=edit.add_context, annotation="Context | None"))
         if edit.paged and updated_node.returns is not None:
             ann = updated_node.returns.annotation
             updated_node = updated_node.with_changes(
                 returns=updated_node.returns.with_changes(annotation=_parse(f"Paged[{node_code(ann)}]")))
         indent = self._indent(key)
-        if (edit.add_cursor or edit.paged) and _header_length(updated_node, indent) > self.line_length:
+        if (edit.add_cursor or edit.paged or edit.add_context) and _header_length(updated_node, indent) > self.line_length:
             hugged = _parameters_on_one_line(updated_node)
             updated_node = hugged if _header_length(hugged, indent) <= self.line_length \
                 else _one_parameter_per_line(updated_node)
         return updated_node
+
+
+def _with_computed_once(fn: cst.FunctionDef) -> cst.FunctionDef:
+    """``fn`` with ``@computed_once`` as its innermost decorator (right above the ``def``, under
+    the tool decorator), unless it has it. Only the body is skipped on a served continuation:
+    the decorators above still run."""
+    if any((dotted_name(d.decorator) or "").split(".")[-1] == "computed_once" for d in fn.decorators):
+        return fn
+    return fn.with_changes(decorators=[*fn.decorators, cst.Decorator(decorator=cst.Name("computed_once"))])
+
+
+def _split_long_decorators(fn: cst.FunctionDef, width: int) -> cst.FunctionDef:
+    """Decorator calls of one argument longer than ``width`` chars laid out as black and ruff do
+    once another decorator follows them (``@computed_once``): the argument on its own line."""
+    decorators = list(fn.decorators)
+    for i, d in enumerate(decorators[:-1]):
+        call = d.decorator
+        if not (isinstance(call, cst.Call) and len(call.args) == 1) or "\n" in node_code(call) \
+                or len(node_code(call)) + 1 <= width:
+            continue
+        arg = call.args[0].with_changes(comma=cst.MaybeSentinel.DEFAULT)
+        decorators[i] = d.with_changes(decorator=call.with_changes(
+            args=[arg],
+            whitespace_before_args=cst.ParenthesizedWhitespace(
+                indent=True, last_line=cst.SimpleWhitespace("    ")),
+            whitespace_after_func=cst.SimpleWhitespace(""),
+        ))
+        # the closing bracket on its own line, at the decorator's indentation
+        decorators[i] = decorators[i].with_changes(decorator=decorators[i].decorator.with_changes(
+            args=[arg.with_changes(whitespace_after_arg=cst.ParenthesizedWhitespace(
+                indent=True, last_line=cst.SimpleWhitespace("")))]))
+    return fn.with_changes(decorators=decorators)
 
 
 def _laid_out(code: str, style: Style, indent: int) -> cst.BaseStatement:
@@ -302,15 +344,17 @@ def _is_docstring(stmt: cst.BaseStatement) -> bool:
             and isinstance(stmt.body[0].value, (cst.SimpleString, cst.ConcatenatedString)))
 
 
-def _add_cursor(params: cst.Parameters, before_params: cst.BaseParenthesizableWhitespace) -> cst.Parameters:
+def _add_cursor(params: cst.Parameters, before_params: cst.BaseParenthesizableWhitespace,
+                name: str = "cursor", annotation: str = "Cursor") -> cst.Parameters:
     """Append ``cursor: Cursor = None`` (an optional str whose schema property has a description,
-    ``tokenlint.runtime.Cursor``), keeping the list's layout: with a trailing comma (one
+    ``tokenlint.runtime.Cursor``; or ``name: annotation = None``, e.g. the ``ctx: Context | None``
+    an mcp 2.x tool gets), keeping the list's layout: with a trailing comma (one
     parameter per line) the new parameter takes the last line's comma and the previous last
     parameter gets the comma of the lines before it. Keyword-only when the list has ``*`` or
     ``**kwargs``."""
     new = cst.Param(
-        name=cst.Name("cursor"),
-        annotation=cst.Annotation(cst.Name("Cursor")),
+        name=cst.Name(name),
+        annotation=cst.Annotation(cst.parse_expression(annotation)),
         equal=cst.AssignEqual(cst.SimpleWhitespace(" "), cst.SimpleWhitespace(" ")),
         default=cst.Name("None"),
     )

@@ -12,7 +12,12 @@ Edits per tool (design.md, "What a rewritten tool returns"):
   through ``fit_response`` (``json.dumps(x, **kw)`` becomes ``fit_json_text(x, **kw)``, a
   ``TextContent(text=...)`` gets its text fitted); a ``cursor: str | None = None`` parameter is
   added; a return annotation ``T`` becomes ``Paged[T]`` so the SDK's ``outputSchema`` accepts
-  both the unchanged value and a page.
+  both the unchanged value and a page. When every such ``return`` is the runtime call itself,
+  ``@computed_once`` goes under the tool decorator: continuations are served from the result
+  store without running the body (a page inside a content block cannot be rebuilt, so there
+  the body still runs per page). An mcp 2.x ``MCPServer`` tool with no ``Context`` parameter
+  gets ``ctx: Context | None = None`` (the SDK injects it; it is not in the input schema) and
+  passes ``session_id_from_context(ctx)``, so its cursors bind to the client session.
 - Low-level dispatch branches (``args_style == "mapping"``): the ``text=`` of each returned
   ``TextContent`` is fitted (``fit_json_text`` pages the records *before* ``json.dumps``), and the
   tool's ``inputSchema`` in the list-tools handler becomes ``with_cursor_parameter(...)``.
@@ -106,6 +111,12 @@ class FunctionEdit:
     clamps: list[tuple[str, int]] = field(default_factory=list)
     #: ``(name, dict source)``: bind the arguments as called at the top of the body.
     snapshot: tuple[str, str] | None = None
+    #: ``ctx``: the name of a ``Context`` parameter to add (mcp 2.x ``MCPServer``, whose request
+    #: context the runtime cannot reach otherwise), so cursors bind to the client session
+    add_context: str | None = None
+    #: add ``@computed_once`` under the tool decorator: every data ``return`` is the runtime
+    #: call itself, so a continuation is served from the store without running the body
+    computed_once: bool = False
 
 
 @dataclass
@@ -137,6 +148,8 @@ class FilePlan:
     #: ``declare_cursor(value, names)``: the tools whose schemas are built out of reach.
     tool_lists: dict[NodeKey, set[str]] = field(default_factory=dict)
     imports: set[str] = field(default_factory=set)
+    #: ``(module, name)`` imports from the SDK (``("mcp.server.mcpserver", "Context")``)
+    sdk_imports: set[tuple[str, str]] = field(default_factory=set)
     outcomes: list[ToolOutcome] = field(default_factory=list)
 
     def __bool__(self) -> bool:
@@ -251,11 +264,14 @@ def _merge(plan: FilePlan, sub: FilePlan) -> None:
         have.rename_cursor_to = have.rename_cursor_to or edit.rename_cursor_to
         have.clamps.extend(c for c in edit.clamps if c not in have.clamps)
         have.snapshot = have.snapshot or edit.snapshot
+        have.computed_once |= edit.computed_once
+        have.add_context = have.add_context or edit.add_context
     plan.clamp_exprs.update(sub.clamp_exprs)
     plan.drop_slices |= sub.drop_slices
     plan.schemas |= sub.schemas
     plan.descriptions |= sub.descriptions
     plan.imports |= sub.imports
+    plan.sdk_imports |= sub.sdk_imports
 
 
 def _plan_tool(plan: FilePlan, mod: ParsedModule, facts: ToolFacts, max_tokens: int,
@@ -274,6 +290,12 @@ def _plan_tool(plan: FilePlan, mod: ParsedModule, facts: ToolFacts, max_tokens: 
         assert isinstance(ret, cst.Return) and ret.value is not None
         _refuse_resource_copies(ret.value, tool.body)
         _plan_return(plan, mod, ret.value, wrap_for, tool.args_style == "mapping")
+    if tool.args_style == "signature" and all(
+            NodeKey.of(mod, ret.value) in plan.wraps for ret in returns):
+        # the page is the tool's value (not wrapped in a content block): the runtime can serve
+        # a continuation from the store without the body (``tokenlint.runtime.once``)
+        plan.functions[NodeKey.of(mod, tool.func)].computed_once = True
+        plan.imports.add("computed_once")
     _plan_clamps(plan, mod, facts, outcome)
     _plan_truncations(plan, mod, facts, outcome)
 
@@ -319,6 +341,12 @@ def _signature_tool(plan: FilePlan, mod: ParsedModule, facts: ToolFacts, max_tok
         # as long as ``cursor``: the renamed lines keep their length, so their layout stays
         # what the project's formatter made it
         edit.rename_cursor_to = _free_name(fn, "db_cur")
+    if session is None and facts.tool.framework == "mcp-mcpserver" and _context_name_free(mod):
+        # mcp 2.x MCPServer keeps no request context the runtime can reach: without a Context
+        # parameter a cursor would be accepted from any client session (over HTTP)
+        edit.add_context = _free_name(fn, "ctx")
+        session = f"session_id_from_context({edit.add_context})"
+        plan.sdk_imports.add((MCPSERVER_CONTEXT_MODULE, "Context"))
     plan.functions[NodeKey.of(mod, fn)] = edit
     if session:
         plan.imports.add("session_id_from_context")
@@ -327,6 +355,21 @@ def _signature_tool(plan: FilePlan, mod: ParsedModule, facts: ToolFacts, max_tok
         return Wrap(call, facts.tool.name, args, "cursor", max_tokens, session)
 
     return wrap_for
+
+
+#: Where mcp 2.x exports the ``Context`` its ``MCPServer`` injects into a tool.
+MCPSERVER_CONTEXT_MODULE = "mcp.server.mcpserver"
+
+
+def _context_name_free(mod: ParsedModule) -> bool:
+    """Whether ``Context`` in ``mod`` is mcp 2.x's or unbound (so ``from mcp.server.mcpserver
+    import Context`` can be added without shadowing a name of the module's own)."""
+    bound = mod.imports.qualify_dotted("Context")
+    if bound is not None:
+        return bound in (f"{MCPSERVER_CONTEXT_MODULE}.Context", "mcp.server.mcpserver.context.Context")
+    return not any(isinstance(n, (cst.ClassDef, cst.FunctionDef)) and n.name.value == "Context"
+                   for n in mod.tree.body) and not any(
+        isinstance(n, cst.Name) and n.value == "Context" for n in walk(mod.tree))
 
 
 # -- low-level dispatch branches -------------------------------------------------------------

@@ -44,6 +44,7 @@ from .limits import (
     DEFAULT_PAGE_SIZES,
 )
 from .lowlevel import CURSOR_INPUT_SCHEMA, declare_cursor, fit_json_text, with_cursor_parameter
+from .once import computed_once
 from .reduction import largest_fitting_count
 from .resources import (
     RESULT_URI_PREFIX,
@@ -87,6 +88,7 @@ __all__ = [
     "StoredResult",
     "TokenEstimator",
     "collect_pages",
+    "computed_once",
     "current_session_id",
     "default_store",
     "set_default_store",

@@ -18,8 +18,9 @@ import json
 from typing import Any, Iterable, Mapping
 
 from .estimator import TokenEstimator
-from .limits import DEFAULT_MAX_RESPONSE_TOKENS
-from .response import fit_response
+from .limits import DEFAULT_MAX_RESPONSE_TOKENS, DEFAULT_PAGE_SIZES
+from .once import note_stored
+from .response import _fit
 from .structured import CURSOR_DESCRIPTION
 
 __all__ = ["CURSOR_INPUT_SCHEMA", "with_cursor_parameter", "declare_cursor", "fit_json_text"]
@@ -89,7 +90,8 @@ def fit_json_text(
     ``indent`` or ``default`` given here count. ``exact=False`` never loads tiktoken. Raises
     ``CursorError`` like ``fit_response``; a low-level server turns it into an ``isError`` result
     with its message. ``client``: a client profile, as for ``fit_response`` (the one
-    ``TOKENLINT_CLIENT`` names applies too).
+    ``TOKENLINT_CLIENT`` names applies too). Inside a ``computed_once`` tool that returns this
+    call's text, a continuation is served without running the tool (``once``).
     """
     def dumps(v: Any) -> str:
         return json.dumps(v, **json_kwargs)
@@ -98,9 +100,17 @@ def fit_json_text(
     options: dict[str, Any] = {}
     if page_sizes is not None:
         options["page_sizes"] = page_sizes
-    result = fit_response(value, tool=tool, arguments=arguments, cursor=cursor,
-                          max_tokens=max_tokens, store=store, session_id=session_id,
-                          estimator=estimator, client=client, **options)
-    if isinstance(result, str) and (result is not value or isinstance(value, str)):
-        return result
-    return dumps(result)
+    replay = None
+    if store is None:
+        replay = {"call": "fit_json_text", "tool": tool, "max_tokens": max_tokens,
+                  "client": client, "page_sizes": list(options.get("page_sizes", DEFAULT_PAGE_SIZES)),
+                  "exact": exact, "json_kwargs": dict(json_kwargs)}
+    result, made = _fit(value, tool=tool, arguments=arguments, cursor=cursor,
+                        max_tokens=max_tokens, store=store, session_id=session_id,
+                        estimator=estimator, client=client,
+                        page_sizes=options.get("page_sizes", DEFAULT_PAGE_SIZES), replay=replay)
+    if not (isinstance(result, str) and (result is not value or isinstance(value, str))):
+        result = dumps(result)
+    if made is not None:
+        note_stored(made[0], made[1], result)
+    return result

@@ -210,6 +210,7 @@ def _dump(entry: StoredResult) -> bytes:
         "text": entry.text, "total_tokens": entry.total_tokens,
         "pages": _pages_out(entry.pages) if entry.pages is not None else None,
         "cache": [[_key_out(k), _pages_out(v)] for k, v in entry.cache.items()],
+        "replay": _replay_out(entry.replay),
     }
     return json.dumps(doc, ensure_ascii=False, separators=(",", ":"),
                       default=_fallback).encode("utf-8")
@@ -227,7 +228,20 @@ def _load(entry_id: str, data: bytes) -> StoredResult:
         pages=_pages_in(doc["pages"]) if doc["pages"] is not None else None,
         total_tokens=doc["total_tokens"],
         cache={_key_in(k): _pages_in(v) for k, v in doc["cache"]},
+        replay=doc.get("replay"),
     )
+
+
+def _replay_out(replay: Any) -> Any:
+    """A ``computed_once`` recipe if it is plain JSON (a ``default=`` function or a
+    ``ClientProfile`` object is not: then continuations on any replica run the tool again)."""
+    if replay is None:
+        return None
+    try:
+        json.dumps(replay, allow_nan=False)
+    except (TypeError, ValueError):
+        return None
+    return replay
 
 
 def store_url_from_environment() -> str:

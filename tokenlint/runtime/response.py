@@ -43,6 +43,7 @@ from .cursors import (
     read_cursor,
 )
 from .estimator import TokenEstimator, _fallback, render_json
+from .once import note_stored, recipe_for
 from .limits import DEFAULT_MAX_RESPONSE_TOKENS, DEFAULT_PAGE_SIZES, ClientProfile, client_profile
 from .reduction import largest_fitting_count
 from .store import ResultStore, StoredResult, default_store
@@ -443,7 +444,39 @@ def fit_response(
     Raises ``CursorError`` (a ValueError; message meant for the model) for an expired, edited,
     foreign or evicted cursor; ``ValueError`` for a budget below ``MIN_MAX_TOKENS`` or an unknown
     client profile.
+
+    Inside a tool decorated with ``computed_once`` (and given no ``store``/``estimator`` of its
+    own), a stored result records how to serve its later pages, so continuations skip the body.
     """
+    replay = None
+    if store is None and estimator is None:
+        replay = {"call": "fit_response", "tool": tool, "max_tokens": max_tokens,
+                  "client": client, "page_sizes": list(page_sizes)}
+    result, made = _fit(value, tool=tool, arguments=arguments, cursor=cursor,
+                        max_tokens=max_tokens, session_id=session_id, store=store,
+                        estimator=estimator, page_sizes=page_sizes, client=client, replay=replay)
+    if made is not None:
+        note_stored(made[0], made[1], result)
+    return result
+
+
+def _fit(
+    value: Any,
+    *,
+    tool: str,
+    arguments: Mapping[str, Any] | None,
+    cursor: str | None,
+    max_tokens: int,
+    session_id: str | None,
+    store: ResultStore | None,
+    estimator: TokenEstimator | None,
+    page_sizes: Sequence[int],
+    client: str | ClientProfile | None,
+    replay: dict[str, Any] | None,
+) -> tuple[Any, tuple[StoredResult, ResultStore] | None]:
+    """``fit_response``'s work: ``(result, (entry, store))`` when a new result was stored, else
+    ``(result, None)``. ``replay``: how the runtime was called (``once.recipe_for``), recorded
+    in a new entry inside a ``computed_once`` body; None records nothing."""
     if max_tokens < MIN_MAX_TOKENS:
         raise ValueError(f"max_tokens must be at least {MIN_MAX_TOKENS} tokens, not {max_tokens}")
     if session_id is None:
@@ -460,7 +493,7 @@ def fit_response(
     if not cursor and est.fits_value(value, max_tokens) and \
             (profile is None or not profile.has_size_limits
              or _within_size(profile, est.render(value), value)):
-        return value  # the common case: nothing else is computed
+        return value, None  # the common case: nothing else is computed
 
     fingerprint = fingerprint_arguments(arguments)
     if cursor:
@@ -478,13 +511,13 @@ def fit_response(
                        estimator=est, max_tokens=max_tokens, page_sizes=page_sizes,
                        profile=profile)
         if entry.kind == "text":
-            return _saved(pager, pager.text_page(pos.offset))
+            return _saved(pager, pager.text_page(pos.offset)), None
         if entry.kind == "value":
-            return _saved(pager, pager.value_page(pos.part))
+            return _saved(pager, pager.value_page(pos.part)), None
         if pos.offset >= len(entry.items or []):
             raise CursorError(f"invalid cursor position; call {tool} again without cursor",
                               reason="tampered", tool=tool)
-        return _saved(pager, pager.record_page(pos.offset, pos.part, first=False))
+        return _saved(pager, pager.record_page(pos.offset, pos.part, first=False)), None
 
     entry_id = new_entry_id()
     common = dict(entry_id=entry_id, tool=tool, fingerprint=fingerprint, session_id=session_id,
@@ -508,15 +541,17 @@ def fit_response(
     pager = _Pager(entry, tool=tool, arguments=arguments, session_id=session_id, store=store,
                    estimator=est, max_tokens=max_tokens, page_sizes=page_sizes,
                    profile=profile)
+    entry.replay = recipe_for(replay, arguments)
     pager.stored = store.put(entry)
     if entry.kind == "records" and entry.container is not None and \
             not pager.room_for_record_parts():
         pager.as_value(value)  # the dict's other keys leave no room beside a record's pieces
+    made = (entry, store) if pager.stored else None
     if entry.kind == "text":
-        return _saved(pager, pager.text_page(0))
+        return _saved(pager, pager.text_page(0)), made
     if entry.kind == "value":
-        return _saved(pager, pager.value_page(1))
-    return _saved(pager, pager.record_page(0, 0, first=True))
+        return _saved(pager, pager.value_page(1)), made
+    return _saved(pager, pager.record_page(0, 0, first=True)), made
 
 
 def _saved(pager: _Pager, page: Any) -> Any:

@@ -37,7 +37,8 @@ class StoredResult:
     ``kind`` is ``"records"`` (``items`` holds the list; ``container`` the dict around it, if any,
     and ``list_key`` its key) or ``"text"`` (``text`` holds the str and ``pages`` its precomputed
     text pages). ``size_bytes`` is the UTF-8 size of the rendered result. ``tool``, ``fingerprint``
-    and ``session_id`` bind the entry to the call that made it.
+    and ``session_id`` bind the entry to the call that made it. ``replay`` (set inside a
+    ``computed_once`` tool) says how to serve its later pages without running the tool.
     """
 
     entry_id: str
@@ -54,6 +55,8 @@ class StoredResult:
     pages: list[Any] | None = None
     total_tokens: int = 0
     cache: dict[Any, Any] = field(default_factory=dict)  # e.g. text pages of one huge record
+    #: how to serve the later pages without running the tool (``once.computed_once``), or None
+    replay: dict[str, Any] | None = None
 
 
 class ResultStore:

@@ -1,0 +1,253 @@
+"""``computed_once``: serve a continuation page from the result store without running the tool.
+
+Without it, a paged tool runs its whole body (the query, the file read, the HTTP call) on every
+continuation call, and ``fit_response`` then serves the page from the store and drops the fresh
+value. ``tokenlint fix`` puts ``@computed_once`` right under the tool decorator::
+
+    @mcp.tool()
+    @computed_once
+    def list_users(role: str, cursor: Cursor = None) -> Paged[list[dict]]:
+        rows = db.query(role)                        # runs once per result, not once per page
+        return fit_response(rows, tool="list_users", arguments={"role": role}, cursor=cursor)
+
+``functools.wraps`` keeps the signature, annotations and docstring, so the SDK builds the same
+input schema (the ``cursor`` parameter and its description included); an ``async def`` tool gets
+an ``async def`` wrapper.
+
+How it decides, on each call:
+
+* **first call** (no ``cursor``): the body runs. When ``fit_response``/``fit_json_text`` stores
+  a result, it records in the stored entry how to serve its later pages (the ``replay``: this
+  function, the tool name, the argument names, ``max_tokens``, ``client``, ``page_sizes``, and for
+  ``fit_json_text`` its ``json.dumps`` options). The recipe is kept only when the body returned
+  the runtime call's value itself (``return fit_response(...)``): a page wrapped in something else
+  (``[TextContent(text=fit_json_text(...))]``) cannot be rebuilt, so those continuations run
+  the body as before.
+* **continuation** (a ``cursor`` argument): when the store holds the cursor's entry with a recipe
+  of *this* function, and the call's arguments (without ``cursor``) and client session are those
+  the entry is bound to, the page is served straight from the store: the body does not run.
+  ``fit_response`` still verifies the cursor (its MAC and expiry) and raises ``CursorError``
+  as before (an expired cursor: ``cursor expired: call <tool> again without cursor``).
+* a function defined inside another (a closure, which may be made again with other captured
+  values) or a method (several instances may be tools) is served from the store only for the
+  tool, and the instance, whose page that very wrapper returned in this process; elsewhere its
+  body runs as before. A module-level function is served on any replica.
+* **anything else** (an unknown, evicted or malformed cursor, another tool's or another call's
+  cursor, another session's): the body runs, exactly as without the decorator, and its
+  ``fit_response`` gives today's answer or error. The decorator itself never raises and never
+  decides what the runtime would not: it only skips work whose result is already stored.
+
+Works with the in-memory store and the shared Redis store alike (``default_store()``: the recipe is
+stored in the entry, so a continuation on another replica is served without running the body
+there either; a recipe that is not JSON, e.g. a ``default=`` function given to ``fit_json_text``,
+is kept in memory only). A runtime call given its own ``store=`` or ``estimator=`` records no
+recipe (the decorator could not find them again).
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+from contextvars import ContextVar
+from typing import Any, Callable, Mapping, TypeVar
+
+from .cursors import CURSOR_ARGUMENT, fingerprint_arguments, peek_entry_id
+
+__all__ = ["computed_once"]
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+class _Run:
+    """One body run under ``computed_once``: the function and its bound arguments, and the
+    entries the runtime calls stored meanwhile, each with the value its call returned."""
+
+    def __init__(self, function: str, parameters: Mapping[str, Any], owner: Any) -> None:
+        self.function = function
+        self.parameters = parameters
+        #: ``id`` of the method's ``self``/``cls`` (None for a function)
+        self.owner = owner
+        self.made: list[tuple[Any, Any, Any]] = []  # (entry, store, returned value)
+
+    def recipe(self, base: dict[str, Any], arguments: Mapping[str, Any] | None) -> dict[str, Any] | None:
+        """``base`` (how the runtime was called) plus this function and the argument names, or
+        None when the arguments are not the function's own parameters (then a continuation could
+        not rebuild them from its call)."""
+        names = [k for k in (arguments or {}) if k != CURSOR_ARGUMENT]
+        if not all(isinstance(k, str) and k in self.parameters for k in names):
+            return None
+        return {**base, "function": self.function, "names": names}
+
+
+_RUN: ContextVar[_Run | None] = ContextVar("tokenlint_computed_once", default=None)
+
+
+def recipe_for(base: dict[str, Any] | None, arguments: Mapping[str, Any] | None) -> dict[str, Any] | None:
+    """The replay recipe to store with a new entry: None outside a ``computed_once`` body, or
+    when ``base`` is None (the runtime call names its own store or estimator)."""
+    run = _RUN.get()
+    if run is None or base is None:
+        return None
+    return run.recipe(base, arguments)
+
+
+def note_stored(entry: Any, store: Any, returned: Any) -> None:
+    """Record that the runtime call storing ``entry`` in ``store`` returned ``returned``."""
+    run = _RUN.get()
+    if run is not None and getattr(entry, "replay", None) is not None:
+        run.made.append((entry, store, returned))
+
+
+def _settle(run: _Run, result: Any, seen: set[tuple[str, Any]]) -> None:
+    """Keep the recipes of the entries whose value the body returned as it is (and note their
+    tool, for ``owner``, in ``seen``); drop the others' (their pages were wrapped in something
+    the decorator cannot rebuild)."""
+    for entry, store, returned in run.made:
+        if returned is result:
+            seen.add((entry.tool, run.owner))
+        else:
+            entry.replay = None
+            try:
+                store.save(entry)
+            except Exception:  # a shared store that cannot be reached: the page is still right
+                pass
+
+
+def _session_of(values: Any) -> str | None:
+    """The client session of the running call: from a ``Context`` argument (as the rewritten
+    code passes ``session_id_from_context(ctx)``), else the SDK's request context."""
+    from .resources import current_session_id, session_id_from_context
+
+    for value in values:
+        if type(value).__name__.endswith("Context"):
+            sid = session_id_from_context(value)
+            if sid:
+                return sid
+    return current_session_id()
+
+
+_RUN_BODY = object()
+
+
+def _owner(sig: inspect.Signature, params: Mapping[str, Any]) -> Any:
+    """``id`` of the ``self``/``cls`` argument of a method call, else None."""
+    first = next(iter(sig.parameters), None)
+    return id(params[first]) if first in ("self", "cls") and first in params else None
+
+
+def _serve(function: str, sig: inspect.Signature, args: tuple, kwargs: dict,
+           seen: set[tuple[str, Any]] | None) -> Any:
+    """The page for a continuation the store can serve, or ``_RUN_BODY``. ``seen``: for a
+    function made several times (a closure) or a method, the (tool, owner) pairs whose pages
+    this very wrapper returned; None for a module-level function (one per process)."""
+    try:
+        bound = sig.bind(*args, **kwargs)
+    except TypeError:
+        return _RUN_BODY
+    bound.apply_defaults()
+    params = bound.arguments
+    cursor = params.get(CURSOR_ARGUMENT)
+    if not isinstance(cursor, str) or not cursor:
+        return _RUN_BODY
+    entry_id = peek_entry_id(cursor)
+    if entry_id is None:
+        return _RUN_BODY
+    from .store import default_store
+
+    store = default_store()
+    try:
+        entry = store.get(entry_id)
+    except Exception:
+        return _RUN_BODY
+    replay = getattr(entry, "replay", None)
+    if not replay or replay.get("function") != function or replay.get("tool") != entry.tool:
+        return _RUN_BODY
+    if seen is not None and (entry.tool, _owner(sig, params)) not in seen:
+        # a closure made again, or another instance's method: its tool may page other data
+        return _RUN_BODY
+    names = replay["names"]
+    if any(n not in params for n in names):
+        return _RUN_BODY
+    arguments = {n: params[n] for n in names}
+    if fingerprint_arguments(arguments) != entry.fingerprint:
+        return _RUN_BODY
+    session_id = _session_of(params.values())
+    if (session_id or None) != (entry.session_id or None):
+        return _RUN_BODY
+    options: dict[str, Any] = dict(tool=replay["tool"], arguments=arguments, cursor=cursor,
+                                   max_tokens=replay["max_tokens"], session_id=session_id,
+                                   client=replay.get("client"),
+                                   page_sizes=tuple(replay["page_sizes"]))
+    if replay["call"] == "fit_json_text":
+        from .lowlevel import fit_json_text
+
+        return fit_json_text(None, exact=replay.get("exact", True), **options,
+                             **replay.get("json_kwargs", {}))
+    from .response import fit_response
+
+    return fit_response(None, **options)
+
+
+def computed_once(fn: F) -> F:
+    """Decorate a paged tool so that a continuation call is served from the result store without
+    running ``fn``'s body (module docstring). ``fn``: a sync or async function (or method) whose
+    ``return`` is a ``fit_response``/``fit_json_text`` call and that has a ``cursor`` parameter.
+
+    Returns a wrapper with ``fn``'s signature (``functools.wraps``; an ``async def`` for an
+    ``async def``). Idempotent: decorating a wrapper again returns it unchanged. Raises nothing
+    of its own: a served page raises ``CursorError`` like ``fit_response`` (expired cursor).
+    """
+    if getattr(fn, "__tokenlint_computed_once__", False):
+        return fn
+    sig = inspect.signature(fn)
+    qualname = getattr(fn, "__qualname__", repr(fn))
+    function = f"{getattr(fn, '__module__', '')}.{qualname}"
+    # one per process: a module-level function; else (a closure, which may be made again with
+    # other captured values, or a method of several instances) pages are served only for the
+    # tool and instance this wrapper itself paged
+    seen: set[tuple[str, Any]] | None = None
+    if "<locals>" in qualname or next(iter(sig.parameters), None) in ("self", "cls"):
+        seen = set()
+
+    def start(args: tuple, kwargs: dict) -> tuple[_Run, Any]:
+        try:
+            bound = sig.bind(*args, **kwargs)
+            bound.apply_defaults()
+            parameters: Mapping[str, Any] = bound.arguments
+        except TypeError:
+            parameters = {}
+        run = _Run(function, parameters, _owner(sig, parameters))
+        return run, _RUN.set(run)
+
+    if inspect.iscoroutinefunction(fn):
+        @functools.wraps(fn)
+        async def async_wrapper(*args: Any, **kwargs: Any) -> Any:
+            page = _serve(function, sig, args, kwargs, seen)
+            if page is not _RUN_BODY:
+                return page
+            run, token = start(args, kwargs)
+            try:
+                result = await fn(*args, **kwargs)
+            finally:
+                _RUN.reset(token)
+            _settle(run, result, seen if seen is not None else set())
+            return result
+
+        wrapper: Any = async_wrapper
+    else:
+        @functools.wraps(fn)
+        def sync_wrapper(*args: Any, **kwargs: Any) -> Any:
+            page = _serve(function, sig, args, kwargs, seen)
+            if page is not _RUN_BODY:
+                return page
+            run, token = start(args, kwargs)
+            try:
+                result = fn(*args, **kwargs)
+            finally:
+                _RUN.reset(token)
+            _settle(run, result, seen if seen is not None else set())
+            return result
+
+        wrapper = sync_wrapper
+    wrapper.__tokenlint_computed_once__ = True
+    return wrapper  # type: ignore[return-value]
