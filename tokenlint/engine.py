@@ -85,7 +85,7 @@ def analyse_group(members: list[Candidate], plan: RunPlan, settings: Settings, *
     digest of the file it found, so the cache knows what else the result depends on.
     """
     out = GroupResult()
-    project = Project(plan.module_files, overrides)
+    project = Project(plan.module_files, overrides, plan.aliases())
     parsed: list[tuple[ParsedModule, str]] = []
     for cand in members:
         sp = cand.source

@@ -198,6 +198,14 @@ class RunPlan:
     #: True when the index vouched for every file: nothing was read, nothing changed.
     unchanged: bool = False
     _imports: dict[str, list[Import]] = field(default_factory=dict)
+    _aliases: dict[str, str] | None = None
+
+    def aliases(self) -> dict[str, str]:
+        """``components.module_aliases`` of the run's modules, computed once per run (every
+        group's ``Project`` and the grouping share it)."""
+        if self._aliases is None:
+            self._aliases = module_aliases(self.module_files)
+        return self._aliases
 
     def groups(self) -> list[list[Candidate]]:
         """The candidates in independent groups (``tokenlint.components.group``), in run order.
@@ -214,7 +222,7 @@ class RunPlan:
                 if memo is not None and sorted(i for g in memo for i in g) == list(range(len(self.candidates))):
                     return [[self.candidates[i] for i in g] for g in memo]
         by_name = {c.module_name: c for c in reversed(self.candidates)}
-        modules = ModuleIndex(self.module_files, self.packages, module_aliases(self.module_files))
+        modules = ModuleIndex(self.module_files, self.packages, self.aliases())
         parts = group([c.module_name for c in self.candidates], modules,
                       lambda name: self._imports_of(name, by_name))
         if key is not None and self.index is not None:

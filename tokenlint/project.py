@@ -124,10 +124,11 @@ class Project:
     """
 
     def __init__(self, module_files: dict[str, tuple[Path, str]],
-                 overrides: dict[Path, str] | None = None) -> None:
+                 overrides: dict[Path, str] | None = None, aliases: dict[str, str] | None = None) -> None:
         self.module_files = module_files
-        #: Other names the code imports run modules by (``components.module_aliases``).
-        self.aliases = module_aliases(module_files)
+        #: Other names the code imports run modules by (``components.module_aliases``; the run
+        #: plan computes them once and hands them to each group's project).
+        self.aliases = aliases if aliases is not None else module_aliases(module_files)
         self.overrides = overrides or {}
         self.parsed: dict[str, ParsedModule | None] = {}
         #: Every module name looked up (found or not): what an analysis depended on.
