@@ -1,8 +1,9 @@
-"""Download and extract the sdists of a PyPI label set (benchmarks/data/pypi/ or .../pypi2/).
+"""Download and extract the sdists of a PyPI label set (benchmarks/data/pypi/, pypi2/, pypi3/, pypi4/).
 
     python benchmarks/fetch_pypi_set.py DEST                       # download + extract every sdist into DEST
     python benchmarks/fetch_pypi_set.py DEST --verify              # also check every label's (path, line)
     python benchmarks/fetch_pypi_set.py DEST --set pypi2 --verify  # the second PyPI set (data/pypi2/)
+    python benchmarks/fetch_pypi_set.py DEST --set pypi3 --verify  # the third (data/pypi3/); pypi4 likewise
 
 Each sdist is fetched with PyPI's ordinary client,
 `pip download --no-deps --no-binary :all: NAME==VERSION`, its sha256 is checked against the one
@@ -81,10 +82,62 @@ PYPI2: list[tuple[str, str, str, str]] = [
      "445333337cedc4111a4fdb309ecaf7329cd2baaf10dabcf933f3be6ed8e329d2"),
 ]
 
+# the third set (data/pypi3/), labelled by a reviewer (review 2)
+PYPI3: list[tuple[str, str, str, str]] = [
+    ("cosmosdb-mcp", "0.1.0", "cosmosdb_mcp-0.1.0.tar.gz",
+     "fd437c2107db9def4bef0322b54d8d2c5e94c4f7818b9befe7fc168acd162320"),
+    ("ddb-explorer-mcp", "0.1.1", "ddb_explorer_mcp-0.1.1.tar.gz",
+     "d677d3c64b16f4b2fc020cf582a3c313d4afbcc0346034f39188fe7192408ebc"),
+    ("grafana-loki-mcp", "0.1.4", "grafana_loki_mcp-0.1.4.tar.gz",
+     "d3127ed1896eccf280ef278ed4571740855c7790befefc3ac59951f041423ca6"),
+    ("influxdb-mcp", "0.1.1", "influxdb_mcp-0.1.1.tar.gz",
+     "1f3fd08901ceef53ed5a55894323c268de9f8cb94e0bc88304eab7c4e2ddab73"),
+    ("lancedb-mcp", "0.1.3", "lancedb_mcp-0.1.3.tar.gz",
+     "fd859fc24f64847ded5dc5d550840681a8471af54c15d3fa9da5d7dd51be46c5"),
+    ("mcp-memgraph", "0.4.1", "mcp_memgraph-0.4.1.tar.gz",
+     "386857c861eaef2d39cb020050ba742a3e15204f7d42fa3110284960de8beab9"),
+    ("mcp-server-rememberizer", "0.1.6", "mcp_server_rememberizer-0.1.6.tar.gz",
+     "1001ae4957828a0212c460fcba4376e60fbc024e3cbabdbc58f85d51ea049ebe"),
+    ("mongo-mcp", "0.1.3", "mongo_mcp-0.1.3.tar.gz",
+     "591c4db178c293a6e1106e1e33e0fd6005e96d3948902cc5b2eeda8e4e1291ef"),
+    ("mseep-mcp-server-weaviate", "0.1.2", "mseep_mcp_server_weaviate-0.1.2.tar.gz",
+     "e3c6a38148fa3f832d081c1874fe15f2605d21fa8cb1fafec949b9a644142335"),
+    ("opensearch-mcp-server-py", "0.12.0", "opensearch_mcp_server_py-0.12.0.tar.gz",
+     "05290eca5d315d999b3859c43e578f5b8ce9ee2be26f3fbe4214c2684fcd533e"),
+    ("pymupdf4llm-mcp", "1.28.0", "pymupdf4llm_mcp-1.28.0.tar.gz",
+     "a9aeac46052190bf949ad33b4030751d47148ca6b97737c2862aae9765fea3c9"),
+]
+
+# the fourth set (data/pypi4/), labelled by a reviewer (review 3)
+PYPI4: list[tuple[str, str, str, str]] = [
+    ("atengk-mcp-server-kafka", "1.3.1", "atengk_mcp_server_kafka-1.3.1.tar.gz",
+     "0f5fb7e33250c98fc69846e5ae784c7080b7333487b45a73f4578b590cbb27c4"),
+    ("aws-s3-mcp", "0.1.3", "aws_s3_mcp-0.1.3.tar.gz",
+     "0c48bf56e1b4c5e841c8fa53b21350fbb245c49d975977b03d988d552bee62bd"),
+    ("azure-kusto-mcp", "0.0.14", "azure_kusto_mcp-0.0.14.tar.gz",
+     "576488749f5c8daa53b03f5bd99cb04444b3c30333d7e4dd60fefc4fa09ffc65"),
+    ("browser-use-mcp-server", "1.0.3", "browser_use_mcp_server-1.0.3.tar.gz",
+     "f741ab76203558836d98e411de551a747ed819ffc097de6c0a7b1734cffd92fa"),
+    ("coinmarketcap-mcp", "0.1.1", "coinmarketcap_mcp-0.1.1.tar.gz",
+     "6d955f3fdb2f046b2417206f37101c47697777b1f52c1bc3b8710f4f24b0368e"),
+    ("mcp-server-ccxt", "0.1.0", "mcp_server_ccxt-0.1.0.tar.gz",
+     "134df1a5469016ac7967d68c377ac50c54f4b156cc5507ef31870387d29e2f79"),
+    ("mcp-server-jupyter", "0.1.9", "mcp_server_jupyter-0.1.9.tar.gz",
+     "f1ec65a6eb45d96429bd040414811a78bcf9668d0b85677124ee709e430ea7e1"),
+    ("sonarqube-mcp", "0.1.1", "sonarqube_mcp-0.1.1.tar.gz",
+     "aec1d68c9ce4ad87233da485ae7111525e37e817fe3274f1c4c2b8538be53dc8"),
+    ("youtrack-mcp", "0.2.0", "youtrack_mcp-0.2.0.tar.gz",
+     "6d0e93a28c59f7cc29726cb829c9ddb8547022bedb3a1b677f5a16f924db5ab8"),
+    ("zotero-mcp", "0.3.1", "zotero_mcp-0.3.1.tar.gz",
+     "404a82d78001620da653f7780b4644e37c92d5de87046ab1d3c062704b2382a0"),
+]
+
 # set name -> (its sdists, its labels)
 SETS: dict[str, tuple[list[tuple[str, str, str, str]], Path]] = {
     "pypi": (PYPI, HERE / "data" / "pypi" / "labels.jsonl"),
     "pypi2": (PYPI2, HERE / "data" / "pypi2" / "labels.jsonl"),
+    "pypi3": (PYPI3, HERE / "data" / "pypi3" / "labels.jsonl"),
+    "pypi4": (PYPI4, HERE / "data" / "pypi4" / "labels.jsonl"),
 }
 SDISTS = PYPI  # the first set, as before
 LABELS = SETS["pypi"][1]
@@ -174,7 +227,7 @@ def main() -> int:
     ap.add_argument("dest", type=Path, help="directory to extract the sdists into")
     ap.add_argument("--verify", action="store_true", help="check every label's (path, line) afterwards")
     ap.add_argument("--set", choices=sorted(SETS), default="pypi",
-                    help="which label set's sdists: pypi (data/pypi/, default) or pypi2 (data/pypi2/)")
+                    help="which label set's sdists: pypi (data/pypi/, default), pypi2, pypi3 or pypi4 (data/<set>/)")
     args = ap.parse_args()
     sdists, labels = SETS[args.set]
     errors = fetch(args.dest, sdists)
