@@ -158,26 +158,33 @@ class Project:
         return mod
 
     def resolve_class(self, qualified: str) -> tuple[ParsedModule, str] | None:
-        """``(module, class name)`` of the run's class ``qualified`` names, following up to
-        three re-exports, also through ``from .base import *`` (``serena.tools.Tool`` defined in
-        ``serena.tools.tools_base``); None when it is no class of the run."""
+        """``(module, class name)`` of the run's class ``qualified`` names (re-exports followed,
+        see ``_follow``); None when it is no class of the run."""
+        return self._follow(qualified, lambda mod, name: (mod, name) if name in mod.classes else None)
+
+    def _follow(self, qualified: str, pick):
+        """``pick(module, name)`` of what ``qualified`` names, following up to three re-exports
+        (``from .search import handle_search`` in a package ``__init__``), also through
+        ``from .base import *`` (``serena.tools.Tool`` defined in ``serena.tools.tools_base``);
+        None when it names nothing ``pick`` accepts."""
         seen = {qualified}
         for _ in range(4):
             hit = self.resolve(qualified)
             if hit is None:
                 return None
             mod, name = hit
-            if name in mod.classes:
-                return mod, name
+            found = pick(mod, name)
+            if found is not None:
+                return found
             head, _, rest = name.partition(".")
             target = mod.imports.names.get(head)
             if target is None and not rest:
                 target = next((f"{star}.{name}" for star in star_imports(mod)
-                               if (found := self.resolve(f"{star}.{name}")) is not None
-                               and found[1] in found[0].classes), None)
+                               if (inner := self.resolve(f"{star}.{name}")) is not None
+                               and pick(*inner) is not None), None)
             if target is None:
                 return None
-            qualified = f"{target}.{rest}" if rest and target != qualified else target
+            qualified = f"{target}.{rest}" if rest else target
             if qualified in seen:
                 return None
             seen.add(qualified)
@@ -197,23 +204,6 @@ class Project:
         return None
 
     def find_function(self, qualified: str) -> tuple[ParsedModule, cst.FunctionDef] | None:
-        """The def named by ``pkg.mod.func`` (or ``pkg.mod.Class.method``), following up to
-        three re-exports (``from .search import handle_search`` in a package ``__init__``)."""
-        seen = {qualified}
-        for _ in range(4):
-            hit = self.resolve(qualified)
-            if hit is None:
-                return None
-            mod, name = hit
-            fn = mod.functions.get(name)
-            if fn is not None:
-                return mod, fn
-            head, _, rest = name.partition(".")
-            target = mod.imports.names.get(head)
-            if target is None:
-                return None
-            qualified = f"{target}.{rest}" if rest else target
-            if qualified in seen:
-                return None
-            seen.add(qualified)
-        return None
+        """The def named by ``pkg.mod.func`` (or ``pkg.mod.Class.method``), re-exports followed
+        (``_follow``)."""
+        return self._follow(qualified, lambda mod, name: (mod, mod.functions[name]) if name in mod.functions else None)
