@@ -157,6 +157,8 @@ class ExternalCalls:
         a limit-like keyword caps what it later fetches (``arxiv.Search(q, max_results=10)``
         passed to ``client.results(search)``)."""
         out = made_object(site, family, args)
+        if family:
+            out = union(out, self.init_data(family))  # a class of the run: what its __init__ stores
         cap = self._argument_bound(node)
         if cap is None:
             return out

@@ -73,6 +73,9 @@ class Summary:
     #: some return gives something else. Lets ``x, y = helper()`` keep the parts apart.
     tuple_returns: list[tuple[Flow, ...]] = field(default_factory=list)
     mixed_returns: bool = False
+    #: In an ``__init__``: the data it stores on ``self`` (``self.text = f.read()``), which the
+    #: object it makes then holds (``Raw(p).text``, ``Doc(p).cells()``).
+    stored: Flow = EMPTY
 
     def tuple_parts(self) -> tuple[Flow, ...] | None:
         """The flow of each position when every return is a tuple literal of one arity."""
@@ -414,6 +417,9 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         if name is None:
             return
         self.env[name] = flow
+        if self.helper and self.function_name == "__init__" and name.startswith("self."):
+            self.summary.stored = union(self.summary.stored, frozenset(
+                t for t in flow if isinstance(t, Src) or (isinstance(t, Marker) and t.whole)))
         if isinstance(value, cst.Await):
             value = value.expression
         callee = self.mod.imports.qualify(value.func) if isinstance(value, cst.Call) else None
@@ -942,7 +948,8 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
 
         if isinstance(func, cst.Name) and func.value in self.mod.classes and func.value not in self.env:
             # a class of this module: an object whose methods are read where they are called
-            return made_object(site, f"{self.mod.module_name}.{func.value}", self._args_flow(node))
+            family = f"{self.mod.module_name}.{func.value}"
+            return union(made_object(site, family, self._args_flow(node)), self.init_data(family))
 
         if method is not None and not self._project_method(func, recv, method):
             # (a method of a class in the run is read, whatever its name: ``runner.execute(cmd)``
@@ -1013,6 +1020,15 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         # a whole record stays whole through a conversion (``str(entry)``, ``json.dumps(entry)``)
         return frozenset(t for t in flow if not isinstance(t, Marker) or t.whole)
 
+
+    def init_data(self, family: str) -> Flow:
+        """The data the run's class ``family`` stores on ``self`` in its ``__init__`` (a whole
+        file, rows), which every object made of it holds; EMPTY for any other class."""
+        found = self.a.family_method(family, "__init__")
+        if found is None:
+            return EMPTY
+        summary = self.a.helper_summary(found[0], found[1], self.depth)
+        return summary.stored if summary is not None else EMPTY
 
     def _project_class(self, family: str) -> bool:
         """Whether ``family`` (a qualified name) is a class defined in the run."""
