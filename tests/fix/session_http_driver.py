@@ -23,7 +23,7 @@ import anyio
 from mcp import ClientSession
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "runtime"))
-from http_driver import connect, free_port, is_error, texts, wait_listening  # noqa: E402
+from http_driver import connect, free_port, is_error, stop_server, texts, wait_listening  # noqa: E402
 
 from tokenlint.runtime.collector import page_next_action, parse_tool_result  # noqa: E402
 
@@ -53,12 +53,7 @@ async def main(server: str, tool: str, args: str, out_path: str) -> None:
                     result = await session.call_tool(action["tool"], action["arguments"])
                     out[key] = {"is_error": is_error(result), "text": texts(result)[:300]}
     finally:
-        proc.terminate()
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-        log.close()
+        stop_server(proc, log)
     with open(out_path, "w", encoding="utf-8") as fh:
         json.dump(out, fh)
 

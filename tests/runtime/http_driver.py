@@ -56,6 +56,16 @@ async def wait_listening(port: int, proc: subprocess.Popen, seconds: float = 60)
     raise TimeoutError("server did not listen")
 
 
+def stop_server(proc: subprocess.Popen, log) -> None:
+    """Stop the server a driver started (terminate, then kill after 10 s) and close its log."""
+    proc.terminate()
+    try:
+        proc.wait(10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+    log.close()
+
+
 def texts(result: Any) -> str:
     return " ".join(getattr(b, "text", "") or "" for b in result.content)
 
@@ -85,12 +95,7 @@ async def main(server: str, out_path: str) -> None:
             await drive(f"http://127.0.0.1:{port}/mcp", obs)
             obs["elapsed_s"] = time.perf_counter() - t0
     finally:
-        proc.terminate()
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-        log.close()
+        stop_server(proc, log)
     with open(out_path, "w", encoding="utf-8") as fh:
         json.dump(obs, fh, ensure_ascii=False, default=str)
 

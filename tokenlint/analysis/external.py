@@ -297,7 +297,6 @@ class ExternalCalls:
                 best = b
         return best
 
-
     def request_bound(self, node: cst.Call) -> Bound | None:
         """The page size an HTTP request asks for, as a cap on the response it returns: a
         limit-like key (``limit``, ``per_page``, ``pageSize``, ``max_results``…) of the query

@@ -992,7 +992,8 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
                 helper = self.a.family_method(family, method)
                 if helper is not None:
                     break
-            if helper is None and families and method in _SERIALIZERS and all(self._project_class(f) for f in families):
+            if helper is None and families and method in _SERIALIZERS and \
+                    all(self.a.project.resolve_class(f) for f in families):
                 # a serializer a class of the run inherits from a library base (pydantic's
                 # ``model_dump()``, ``json()``): it gives back what the object was made of
                 self._args_flow(node)
@@ -1029,11 +1030,6 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
             return EMPTY
         summary = self.a.helper_summary(found[0], found[1], self.depth)
         return summary.stored if summary is not None else EMPTY
-
-    def _project_class(self, family: str) -> bool:
-        """Whether ``family`` (a qualified name) is a class defined in the run."""
-        found = self.a.project.resolve(family)
-        return found is not None and found[1] in found[0].classes
 
     def _project_method(self, func: cst.Attribute, recv: Flow, method: str) -> bool:
         """Whether ``<receiver>.method`` is known to be a method of a class in the run: called on
