@@ -47,6 +47,11 @@ class ExternalCalls:
                 # ``Query(q).sort_by("score").paging(0, k)``: a value of unknown shape that gets
                 # methods called on it was an object (a builder), not data
                 objects = [Marker("object", site)]
+            if objects and method in SERIALIZERS and not node.args and all(
+                    m.family != CONTEXT_FAMILY for m in objects):
+                # ``res.model_dump()``, ``widget.to_dict()``: a typed SDK model's declared fields
+                # as a dict or JSON, nothing fetched: one fixed-shape record
+                return frozenset(replace(m, whole=False) for m in objects)
             if objects:
                 family = objects[0].family
             elif any(isinstance(t, (Src, Measure)) for t in recv):
@@ -463,6 +468,12 @@ def part_of(t):
 #: First words of a call that converts the data it is given (its result is that data).
 _CONVERSIONS = frozenset({"to", "as", "message", "serialize", "dump", "dumps", "convert", "format",
                           "render", "encode", "decode", "normalize", "sanitize", "clean", "parse"})
+
+#: Methods that give back an object's own fields as a dict or JSON (pydantic, dataclasses,
+#: protobuf and SDK models).
+SERIALIZERS = frozenset({"model_dump", "model_dump_json", "dict", "json", "to_dict", "to_json", "as_dict",
+                         "asdict", "serialize", "dump", "dumps", "_asdict"})
+
 
 #: Local names that hold a connection or client, whatever methods are called on them.
 _HANDLE_NAME = re.compile(r"(client|conn|connection|session|cache|store|redis|pool|api|collection|coll|db|database|"

@@ -24,13 +24,13 @@ import libcst as cst
 from tokenlint.analysis import catalogue as cat
 from tokenlint.analysis.constants import (Constants, keyword_arg, le_in_annotation, le_of_call, module_constant,
                                           string_literal)
-from tokenlint.analysis.external import (CONTEXT_FAMILY, ExternalCalls, drained, http_body_bound,
+from tokenlint.analysis.external import (CONTEXT_FAMILY, SERIALIZERS, ExternalCalls, drained, http_body_bound,
                                          is_context_param, limit_like, made_object, part_of,
                                          whole_record_sources)
 from tokenlint.analysis.followed import FollowedCalls, find_instance_attribute_classes, find_instance_collections
 from tokenlint.analysis.knowledge import Knowledge
 from tokenlint.analysis.library_calls import LibraryCalls
-from tokenlint.analysis.shapes import Shape, call_shape, scalar_name, words
+from tokenlint.analysis.shapes import Shape, call_shape, open_field, scalar_name, words
 from tokenlint.analysis.taints import (EMPTY, Bound, Flow, Marker, Measure, Param, Site, Src, apply_bound, markers,
                                        measure_of, params, scalar_of, union)
 from tokenlint.analysis.values import (BUILTINS, RUNTIME_COLLECTION, body_of, chain_root, empty_collection,
@@ -196,16 +196,18 @@ class _Return(Exception):
 _ORDERINGS = (cst.GreaterThan, cst.GreaterThanEqual, cst.LessThan, cst.LessThanEqual)
 
 
+def _record_like(t) -> bool:
+    """A record read whole from unreadable code (``Marker.whole``) or a helper's own parameter
+    (``Param`` with no call site): a value whose ``.get("field")`` is one field of it."""
+    return (isinstance(t, Marker) and t.kind == "object" and t.whole) or \
+        (isinstance(t, Param) and t.site is None and not t.part)
+
+
 def _open_ended_row(src: Src) -> bool:
     """Whether a query source ran a statement whose single row is an open-ended object
     (``SHOW CREATE TABLE``, ``EXPLAIN``, ``DESCRIBE``): its ``what`` quotes the statement."""
     quoted = src.what.partition("`")[2]
     return bool(quoted) and cat.SQL_OPEN_ENDED_OBJECT.match(quoted) is not None
-
-
-#: Methods a model class inherits that serialize what it holds (pydantic, dataclasses-json, attrs).
-_SERIALIZERS = frozenset({"model_dump", "model_dump_json", "dict", "json", "to_dict", "to_json", "as_dict",
-                          "asdict", "serialize", "dump", "dumps"})
 
 
 class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants):
@@ -510,8 +512,10 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
                 src = src.with_bound(rounds)  # ``while pages < max_pages: ...; pages += 1``
             for name in accs:
                 held = self.env.get(name, EMPTY)
-                if held and all(isinstance(t, (Measure, Param)) for t in held):
-                    continue  # ``count += len(page)``: a number, however many pages
+                if all(isinstance(t, (Measure, Param)) for t in held):
+                    # ``count += len(page)``, ``total += page.get("KeyCount", 0)``: a number,
+                    # however many pages
+                    continue
                 self.env[name] = union(held, frozenset({src}))
         self._apply_loop_breaks(accs, breaks, node, enumerate_target=None)
 
@@ -796,8 +800,10 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
                 rest |= {t for t in base if isinstance(t, Src) and t.code == "TL101" and _open_ended_row(t)}
                 return rest
             # an element or field keeps its source: rows iterate into ``r``, and ``r[0]`` is data;
-            # an element of a table of clients is a client
-            return frozenset(part_of(t) for t in base if not isinstance(t, Marker) or t.kind == "object")
+            # an element of a table of clients is a client; a record's payload field
+            # (``resp["Item"]``, ``page["content"]``) is as large as the record
+            keep = (lambda t: t) if lit is not None and open_field(lit) else part_of
+            return frozenset(keep(t) for t in base if not isinstance(t, Marker) or t.kind == "object")
         if isinstance(sl, cst.Slice):
             lower = self.expr(sl.lower) if sl.lower is not None else EMPTY
             if sl.upper is None:
@@ -921,6 +927,15 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
             # ``data.get("total")``: a number or a flag of the data, as ``data["total"]``
             self._args_flow(node)
             return frozenset(part_of(t) for t in scalar_of(recv))
+        key = string_literal(node.args[0].value) if method == "get" and node.args else None
+        if key is not None and any(_record_like(t) for t in recv) and not (
+                self.args_style == "mapping" and is_arguments_name(dotted_name(func.value))):
+            # ``ticker.get("last")`` on a record read whole, or on a helper's parameter: one field,
+            # as ``ticker["last"]``; its payload (``resp.get("Item")``) as large as the record (a
+            # client's ``get(key)`` is not this: its marker is no record)
+            keep = (lambda t: t) if open_field(key) else part_of
+            default = union(*(self.expr(a.value) for a in node.args[1:]))
+            return union(frozenset(keep(t) if _record_like(t) else t for t in recv), default)
         if dn == "getattr" and qn is None and len(node.args) >= 2:
             # ``getattr(record, "source", None)``: a field of the record, as ``record.source``
             held = self.expr(node.args[0].value)
@@ -992,7 +1007,7 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
                 helper = self.a.family_method(family, method)
                 if helper is not None:
                     break
-            if helper is None and families and method in _SERIALIZERS and \
+            if helper is None and families and method in SERIALIZERS and \
                     all(self.a.project.resolve_class(f) for f in families):
                 # a serializer a class of the run inherits from a library base (pydantic's
                 # ``model_dump()``, ``json()``): it gives back what the object was made of

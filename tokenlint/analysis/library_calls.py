@@ -38,7 +38,9 @@ class LibraryCalls:
                 default = args[1].value if len(args) > 1 else None
                 return self.mapping_param(key, default, node)
 
-        if recv_name is not None and recv_name.split(".")[-1] == "git" and method not in cat.SCALAR_METHODS:
+        if recv_name is not None and recv_name.split(".")[-1] == "git" and method not in cat.SCALAR_METHODS \
+                and recv_name not in self.mod.imports.names:
+            # (``git.Repo(path)`` on the imported ``git`` module makes a repository, runs nothing)
             # GitPython: ``repo.git.log(...)`` runs the git command and returns its whole stdout
             self._args_flow(node)
             return frozenset({Src("TL104", site, f"git {method} output (GitPython)")})

@@ -76,6 +76,7 @@ RECORD_VERBS = frozenset({
     "translate", "calculate", "compute", "convert_time", "to", "as", "build", "repost", "pull",
     "share", "retweet", "forward", "quote", "upvote", "downvote", "react", "block", "unblock",
     "mute", "unmute", "bookmark", "subscribe", "join", "leave", "invite", "kick", "ban",
+    "produce", "enqueue",
 })
 
 #: First words of a function that writes one thing (its result is what was written, or an
@@ -87,7 +88,13 @@ WRITE_VERBS = frozenset({
     "comment", "reply", "edit", "modify", "mark", "approve", "reject", "cancel", "merge", "follow",
     "unfollow", "like", "unlike", "star", "unstar", "pin", "unpin", "lock", "unlock", "invite",
     "upload", "submit", "schedule", "trigger", "enable", "disable", "register", "unregister",
+    "produce", "enqueue",
 })
+
+#: Verbs whose noun says what comes back: ``fetch_ticker`` / ``lookup_user`` / ``load_config``
+#: one record, ``fetch_tickers`` / ``load_workbook`` a collection or a text (``TEXT_NOUNS``);
+#: alone (``fetch()``) a collection, ``get(key)`` a value of any size.
+NOUN_DECIDES = frozenset({"get", "fetch", "retrieve", "lookup", "load"})
 
 #: Words meaning a number or a flag.
 SCALAR_WORDS = frozenset({
@@ -105,7 +112,30 @@ TEXT_NOUNS = frozenset({
     "feed", "thread", "conversation", "messages", "inbox", "summary", "results", "result",
     "details", "detail", "structure", "outline", "snapshot", "trace", "stacktrace", "traceback",
     "manifest", "yaml", "json", "csv", "xml", "raw", "value", "values", "payload", "response",
+    "url", "uri", "webpage", "website", "site", "article", "attachment", "email", "mail", "object",
 })
+
+#: Field names that hold a record's open-ended payload, not one of its fixed fields: a field
+#: picked by one of these keys (``resp["Item"]``, ``page.get("content")``, ``body["value"]``,
+#: the list an Azure or OData API sends) is as large as the record (labelling rule 5).
+OPEN_FIELDS = frozenset({
+    "content", "contents", "text", "body", "document", "transcript", "log", "logs", "output",
+    "stdout", "stderr", "diff", "patch", "source", "code", "markdown", "html", "notebook", "tree",
+    "schema", "ddl", "plan", "dump", "blob", "data", "dataframe", "table", "report", "history",
+    "timeline", "thread", "conversation", "snapshot", "trace", "stacktrace", "traceback",
+    "manifest", "yaml", "json", "csv", "xml", "raw", "payload", "response", "result", "results",
+    "value", "values", "item", "items", "record", "records", "entry", "entries", "hits", "rows",
+    "documents", "docs", "messages", "files", "objects", "nodes", "children", "events", "lines",
+    "pages", "mappings", "properties", "columns", "attachment", "attachments", "article",
+})
+
+
+def open_field(key: str) -> bool:
+    """Whether a field name (``"Item"``, ``"page_content"``, ``"results"``) holds a record's
+    open-ended payload (``OPEN_FIELDS``, by its last word) rather than one fixed field."""
+    ws = words(key)
+    return bool(ws) and ws[-1] in OPEN_FIELDS
+
 
 #: Singular nouns that end in "s" (not plurals).
 _NOT_PLURAL = frozenset({
@@ -170,16 +200,19 @@ def call_shape(name: str) -> Shape:
     if "_".join(ws[:2]) in COLLECTION_VERBS or "_".join(ws[:2]) in RECORD_VERBS:
         verb, nouns = "_".join(ws[:2]), ws[2:]
     if verb in _FACTORY_WORDS and nouns:
+        first = verb
         verb, nouns = nouns[0], nouns[1:]  # ``client_list``, ``session_history``: the rest decides
         if verb in COLLECTION_VERBS or is_plural(verb) or verb in TEXT_NOUNS:
             return Shape.COLLECTION
+        if first in RECORD_VERBS and verb not in RECORD_VERBS and verb not in NOUN_DECIDES:
+            return Shape.RECORD  # ``build_job``, ``open_ticket``: the verb acts on one thing
     if verb in ("to", "as", "convert", "export") and nouns and nouns[-1] in TEXT_NOUNS:
         return Shape.COLLECTION  # ``to_markdown(path)``, ``convert_to_html(doc)``: a whole text
     if verb in RECORD_VERBS and verb not in ("info", "status", "config", "settings"):
         return Shape.RECORD
-    if verb in COLLECTION_VERBS:
+    if verb in COLLECTION_VERBS and not (verb in NOUN_DECIDES and nouns):
         return Shape.COLLECTION
-    if verb in ("get", "fetch_one", "retrieve_one", "describe_one", "show_one", "read_one", "one"):
+    if verb in NOUN_DECIDES or verb in ("fetch_one", "retrieve_one", "describe_one", "show_one", "read_one", "one"):
         if not nouns:
             return Shape.UNKNOWN  # bare get(key): a value of any size
         if any(n in ("all", "many", "every", "list") for n in nouns):

@@ -140,6 +140,9 @@ class _Dispatch:
         self.registry_names: set[str] = set()
         #: The statements after the one being visited in its block (``branch_body``).
         self.tail: list = []
+        #: The simple statements that ran before it, in its block and the blocks around it: the
+        #: prologue every branch shares (``exchange = arguments.get("exchange")``).
+        self.head: list = []
 
     def is_subject(self, node: cst.BaseExpression) -> bool:
         dn = dotted_name(node)
@@ -165,15 +168,20 @@ class _Dispatch:
     # -- walking ------------------------------------------------------------------------------
     def visit_block(self, stmts) -> None:
         stmts = list(stmts)
+        outer = self.head
         for i, stmt in enumerate(stmts):
             self.tail = stmts[i + 1:]
+            self.head = outer + [s for s in stmts[:i] if isinstance(s, cst.SimpleStatementLine)]
             self.visit_stmt(stmt)
+        self.head = outer
 
     def branch_body(self, block) -> list:
-        """A dispatch branch's statements, followed by those after the whole dispatch when the
-        branch falls through to them (``if params.name == "convert": check(args)`` then the
-        shared ``content = await handle(...)``; ``return ...``): what runs for that tool."""
-        body = list(function_body_of(block))
+        """A dispatch branch's statements, after the shared prologue that ran before the dispatch
+        (``exchange = await get_exchange(arguments.get("exchange"))``) and followed by those
+        after the whole dispatch when the branch falls through to them (``if params.name ==
+        "convert": check(args)`` then the shared ``content = await handle(...)``; ``return
+        ...``): what runs for that tool."""
+        body = list(self.head) + list(function_body_of(block))
         return body if _exits(block) else body + list(self.tail)
 
     def visit_stmt(self, stmt: cst.CSTNode) -> None:
