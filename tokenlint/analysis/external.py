@@ -356,7 +356,12 @@ class ExternalCalls:
         self._args_flow(node)
         if http_write(node, self.function_name):
             return frozenset({Marker("http_ack", site)})
-        return frozenset({Marker("http_response", site, sql_bound=self.request_bound(node))})
+        url = next((a.value for a in node.args if a.keyword is None or a.keyword.value == "url"), None)
+        if isinstance(url, cst.BaseExpression) and string_literal(url) is not None and url is node.args[0].value \
+                and len(node.args) > 1 and node.args[1].keyword is None:
+            url = node.args[1].value  # ``client.request("GET", url)``
+        one = record_path(self.string_value(url)) if isinstance(url, cst.BaseExpression) else False
+        return frozenset({Marker("http_response", site, sql_bound=self.request_bound(node), whole=one)})
 
 
 def _query_string_pairs(node: cst.BaseExpression) -> list[tuple[str | None, cst.BaseExpression]]:
@@ -412,6 +417,45 @@ def ack_of_write(flow: Flow, node: cst.Call, caller: str = "") -> Flow:
     return frozenset(Marker("object", t.site) if isinstance(t, Src) and t.code == "TL105" else t for t in flow)
 
 
+#: Last words of a URL placeholder that names one resource (``{task_id}``, ``{uid}``, ``{slug}``).
+_ID_WORDS = frozenset({"id", "uid", "uuid", "guid", "key", "slug", "number", "num", "sha", "name",
+                       "username", "login", "handle", "ref", "code", "symbol"})
+
+
+def record_path(url: str | None) -> bool:
+    """Whether a request URL (``string_value`` text, f-string holes as ``{expr}``) names one
+    resource: its path ends in a placeholder for an identifier (``{base}/tasks/{task_id}``,
+    ``_apis/wit/workitems/{work_item_id}``, ``/datasources/uid/{uid}``), the REST convention for
+    an item of a collection (RFC 3986 path segments; e.g. the GitHub, Todoist and Azure DevOps
+    REST APIs). A query string (``?q=``), a literal last segment (``/tasks``, ``/log``) or a
+    whole-URL placeholder (``{endpoint}``) is not."""
+    if not url or "?" in url:
+        return False
+    segments = [seg for seg in url.rstrip("/").split("/")]
+    if len(segments) < 2:
+        return False
+    last = segments[-1]
+    m = re.fullmatch(r"\{([\w.]+)\}", last)
+    if m is None:
+        return False
+    ws = words(m.group(1).split(".")[-1])
+    return bool(ws) and ws[-1] in _ID_WORDS
+
+
+def record_of_get(flow: Flow, node: cst.Call, url_text) -> Flow:
+    """What a project helper that sends a request returns when this call passes it a ``GET`` (or
+    no method) of one resource's URL (``self._request("GET", f"tasks/{task_id}")``, see
+    ``record_path``): the JSON body is one record read whole (an ``object`` marker, ``whole``),
+    not a listing; other sources pass unchanged. ``url_text`` maps an argument to its text."""
+    texts = [url_text(a.value) for a in node.args]
+    methods = [t.lower() for t in texts if t and t.isalpha()]
+    if any(m != "get" for m in methods) or not any(record_path(t) for t in texts if t and "/" in t):
+        return flow
+    return frozenset(Marker("object", t.site, whole=True, rule="TL105")
+                     if isinstance(t, Src) and t.code == "TL105" and t.what.startswith("HTTP response .json()")
+                     else t for t in flow)
+
+
 def http_body_bound(recv: Flow) -> Bound | None:
     """The page size the request that made a response asked for (``request_bound``), if any."""
     caps = [m.sql_bound for m in markers(recv, "http_response") if m.sql_bound is not None]
@@ -450,7 +494,7 @@ def whole_record_sources(flow: Flow) -> list[Src]:
     for m in markers(flow, "object"):
         if m.whole:
             callee = dotted_name(m.site.node.func) if isinstance(m.site.node, cst.Call) else None
-            out.append(Src("TL108", m.site, f"{callee or '…'}() (one record returned whole, every field)",
+            out.append(Src(m.rule, m.site, f"{callee or '…'}() (one record returned whole, every field)",
                            m.sql_bound))
     return out
 

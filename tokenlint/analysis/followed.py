@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 import libcst as cst
 
 from tokenlint.analysis import catalogue as cat
-from tokenlint.analysis.external import ack_of_write, drained, part_of
+from tokenlint.analysis.external import SIZE_UNKNOWN, ack_of_write, drained, part_of, record_of_get
 from tokenlint.analysis.taints import (EMPTY, Bound, Flow, Marker, Measure, Param, Src, apply_bound, markers, params,
                                       union)
 from tokenlint.analysis.values import MAX_HELPER_DEPTH, body_of, empty_collection, is_stdlib
@@ -161,6 +161,7 @@ class FollowedCalls:
         if parts is not None:  # ``a, b = helper()``: each target gets its own part
             self._tuple_results[id(node)] = [self._from_helper(p, node, fn, arg_flows) for p in parts]
         out = ack_of_write(self._from_helper(summary.returned(), node, fn, arg_flows), node, self.function_name)
+        out = record_of_get(out, node, self.string_value)
         handle = self._annotated_handle(module, fn)
         if handle is not None and not any(isinstance(t, Src) for t in out):
             # ``def get_collection(...) -> Collection``: what it returns is an object of that
@@ -203,6 +204,15 @@ class FollowedCalls:
                     if cap.param and cap.param_site is None:  # a cap named by another parameter
                         cap = self._rebound(Src("", cap.site, "", cap), fn, arg_flows).bound
                     passed = apply_bound(passed, cap)
+                given = arg_node(node, fn, t.name) if t.payload else None
+                if t.payload and passed and all(isinstance(x, Marker) and x.kind == "object" for x in passed) \
+                        and given is not None and not self._dict_pairs(given):
+                    # ``format_event(event)`` iterating ``event.get("entries")``: the payload of the
+                    # one record passed, as large as the service made it (a dict the caller built
+                    # of fields it picked, ``{"id": p.id, ...}``, holds no payload)
+                    out.add(Src("TL108", self.a.site(self.mod, node),
+                                f"the payload of a record given to {fn.name.value}() {SIZE_UNKNOWN}"))
+                    continue
                 out |= frozenset(part_of(x) for x in passed) if t.part else passed
                 if t.part:
                     # what a helper made of the elements of a cursor it was given

@@ -16,7 +16,7 @@ string values known before run time); ``values`` holds the small predicates they
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Iterable
 
 import libcst as cst
@@ -24,7 +24,7 @@ import libcst as cst
 from tokenlint.analysis import catalogue as cat
 from tokenlint.analysis.constants import (Constants, keyword_arg, le_in_annotation, le_of_call, module_constant,
                                           string_literal)
-from tokenlint.analysis.external import (CONTEXT_FAMILY, SERIALIZERS, ExternalCalls, drained, http_body_bound,
+from tokenlint.analysis.external import (CONTEXT_FAMILY, SERIALIZERS, SIZE_UNKNOWN, ExternalCalls, drained, http_body_bound,
                                          is_context_param, limit_like, made_object, part_of,
                                          whole_record_sources)
 from tokenlint.analysis.followed import FollowedCalls, find_instance_attribute_classes, find_instance_collections
@@ -194,6 +194,17 @@ class _Return(Exception):
 
 #: Comparison operators that order sizes (a size check compares with one of these).
 _ORDERINGS = (cst.GreaterThan, cst.GreaterThanEqual, cst.LessThan, cst.LessThanEqual)
+
+
+def payload_of(t):
+    """The open-ended payload field of a value (``resp["Item"]``, ``page["body"]["storage"]
+    ["value"]``, ``shapes.open_field``): of a record or a part of one, as large as the record
+    (a ``whole`` marker); of a helper's parameter, marked ``payload`` for each caller to judge."""
+    if isinstance(t, Param) and t.site is None and not t.part:
+        return replace(t, payload=True)
+    if isinstance(t, Marker) and t.kind == "object" and t.family != CONTEXT_FAMILY:
+        return replace(t, whole=True)
+    return t
 
 
 def _record_like(t) -> bool:
@@ -730,6 +741,10 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
                 extra.append(Src("TL102", site, "iterating every line of a file"))
             elif m.kind == "process":
                 extra.append(Src("TL104", site, "iterating process output"))
+            elif m.kind == "object" and m.whole:
+                # ``for frame in event["frames"]``: every item of a record's payload, as many
+                # as the service sends
+                extra.append(Src(m.rule, site, f"iterating the items of a record {SIZE_UNKNOWN}", m.sql_bound))
         kept = frozenset(t for t in it if not isinstance(t, Marker))
         return union(kept, frozenset(extra))
 
@@ -802,7 +817,7 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
             # an element or field keeps its source: rows iterate into ``r``, and ``r[0]`` is data;
             # an element of a table of clients is a client; a record's payload field
             # (``resp["Item"]``, ``page["content"]``) is as large as the record
-            keep = (lambda t: t) if lit is not None and open_field(lit) else part_of
+            keep = payload_of if lit is not None and open_field(lit) else part_of
             return frozenset(keep(t) for t in base if not isinstance(t, Marker) or t.kind == "object")
         if isinstance(sl, cst.Slice):
             lower = self.expr(sl.lower) if sl.lower is not None else EMPTY
@@ -933,7 +948,7 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
             # ``ticker.get("last")`` on a record read whole, or on a helper's parameter: one field,
             # as ``ticker["last"]``; its payload (``resp.get("Item")``) as large as the record (a
             # client's ``get(key)`` is not this: its marker is no record)
-            keep = (lambda t: t) if open_field(key) else part_of
+            keep = payload_of if open_field(key) else part_of
             default = union(*(self.expr(a.value) for a in node.args[1:]))
             return union(frozenset(keep(t) if _record_like(t) else t for t in recv), default)
         if dn == "getattr" and qn is None and len(node.args) >= 2:

@@ -79,6 +79,10 @@ class LibraryCalls:
         if method in ("json",) and not args:
             if markers(recv, "http_ack") and not markers(recv, "http_response"):
                 return frozenset({Marker("object", site)})  # the resource a write sent back
+            responses = markers(recv, "http_response")
+            if responses and all(m.whole for m in responses):
+                # ``client.get(f"{base}/tasks/{task_id}").json()``: one resource (``record_path``)
+                return frozenset({Marker("object", site, whole=True, rule="TL105")})
             return frozenset({Src("TL105", site, "HTTP response .json()", http_body_bound(recv))})
         if method in ("text",) and markers(recv, "http_response"):
             return frozenset({Src("TL105", site, "HTTP response .text()", http_body_bound(recv))})

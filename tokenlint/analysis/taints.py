@@ -96,6 +96,9 @@ class Marker:
     #: For ``object``: one whole record a read of unreadable code returned (``get_build_info()``),
     #: not a field picked from it nor an acknowledgement of a write.
     whole: bool = False
+    #: For a ``whole`` object: the rule that reports it reaching a response (TL105 for the JSON
+    #: body of one resource, ``external.record_path``).
+    rule: str = "TL108"
 
 
 @dataclass(frozen=True)
@@ -107,6 +110,9 @@ class Param:
     clamp: int | None = None
     #: In a helper: a field or attribute of the parameter, not the whole value passed in.
     part: bool = False
+    #: In a helper: read from the parameter's open-ended payload field (``event.get("entries")``,
+    #: ``shapes.OPEN_FIELDS``) or its items; a caller passing one record gives its payload.
+    payload: bool = False
     #: In a helper: a cap applied to what the parameter holds (``for a in results: ... if n > 10:
     #: break``); each caller applies it to what it passes.
     cap: Bound | None = None
@@ -157,7 +163,7 @@ def params(flow: Flow) -> list[Param]:
 def markers(flow: Flow, *kinds: str) -> list[Marker]:
     """The markers of ``flow`` (of ``kinds``, if given) in a run-independent order."""
     return sorted((t for t in flow if isinstance(t, Marker) and (not kinds or t.kind in kinds)),
-                  key=lambda t: (t.kind, t.family or "", site_key(t.site), t.whole))
+                  key=lambda t: (t.kind, t.family or "", site_key(t.site), t.whole, t.rule))
 
 
 def apply_bound(flow: Flow, bound: Bound) -> Flow:
@@ -188,5 +194,7 @@ def measure_of(flow: Flow, tokens: bool = False) -> Flow:
 
 
 def scalar_of(flow: Flow) -> Flow:
-    """``int(x)``, ``bool(x)``: a scalar; keeps params and measures, drops data."""
-    return frozenset(t for t in flow if isinstance(t, (Param, Measure)))
+    """``int(x)``, ``bool(x)``: a scalar; keeps params (no longer a payload) and measures,
+    drops data."""
+    return frozenset(replace(t, payload=False) if isinstance(t, Param) and t.payload else t
+                     for t in flow if isinstance(t, (Param, Measure)))
