@@ -39,8 +39,8 @@ sys.path.insert(0, str(REPO / "tests"))
 from fix_oracle import rewrite_problems, roundtrip_problems  # noqa: E402
 
 from tokenlint.config import Settings  # noqa: E402
-from tokenlint.engine import check_paths  # noqa: E402
-from tokenlint.files import expand_paths  # noqa: E402
+from tokenlint.run.analyse import check_paths  # noqa: E402
+from tokenlint.source.files import expand_paths  # noqa: E402
 from tokenlint.fixer import fix_paths  # noqa: E402
 
 SETTINGS = Settings(exclude=(), respect_gitignore=False)

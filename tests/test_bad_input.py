@@ -216,7 +216,7 @@ def test_unreadable_file(tmp_path):
 def test_file_vanishing_after_it_was_listed(tmp_path, monkeypatch):
     """A file deleted between the directory walk and its read (made deterministic by deleting
     it right after `expand_paths` returns, wherever tokenlint imported that function)."""
-    import tokenlint.files as files
+    import tokenlint.source.files as files
 
     write(tmp_path, "gone.py", RISKY_SERVER)
     write(tmp_path, "zz_server.py", RISKY_SERVER)

@@ -64,7 +64,7 @@ def test_fixed_tools_are_low_and_the_rest_unchanged(fixed_fixtures):
     cwd = os.getcwd()
     os.chdir(root.parent)
     try:
-        from tokenlint.engine import check_paths
+        from tokenlint.run.analyse import check_paths
 
         after = {(t.path, t.name): t.risk for t in check_paths(["fixtures"], SETTINGS).result.tools}
     finally:

@@ -11,7 +11,7 @@ from click.testing import CliRunner
 from expectations import match_tool, read_expectations
 from tokenlint.cli import main
 from tokenlint.config import Settings
-from tokenlint.engine import check_paths
+from tokenlint.run.analyse import check_paths
 
 from helpers import FIXTURES
 

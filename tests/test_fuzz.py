@@ -34,7 +34,7 @@ from hypothesis import strategies as st
 from fix_oracle import outside_changes, roundtrip_problems
 from fuzz_programs import servers
 from tokenlint.config import load_settings
-from tokenlint.engine import check_paths
+from tokenlint.run.analyse import check_paths
 
 LONG = os.environ.get("TOKENLINT_FUZZ") == "long"
 SETTINGS = load_settings(None, {})

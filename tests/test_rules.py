@@ -13,7 +13,7 @@ from collections import Counter
 import pytest
 
 from tokenlint.config import Settings
-from tokenlint.engine import check_paths
+from tokenlint.run.analyse import check_paths
 from tokenlint.rules import REGISTRY, all_rules
 
 CASES = []

@@ -24,14 +24,14 @@ from libcst.metadata import MetadataWrapper, PositionProvider
 
 from helpers import FIXTURES, REPO, write
 from tokenlint.cli import main
-from tokenlint.components import ModuleIndex, group, scan_imports
+from tokenlint.run.grouping import ModuleIndex, group, scan_imports
 from tokenlint.config import Settings, rule_codes
-from tokenlint.engine import check_paths
-from tokenlint.files import PREFILTER, may_define_tools
-from tokenlint.parsing import parse_source
-from tokenlint.project import ParsedModule
-from tokenlint.runner import run_check
-from tokenlint.walk import TRIVIA, code_children, walk
+from tokenlint.run.analyse import check_paths
+from tokenlint.source.files import PREFILTER, may_define_tools
+from tokenlint.source.parsing import parse_source
+from tokenlint.source.project import ParsedModule
+from tokenlint.run.pipeline import run_check
+from tokenlint.source.walk import TRIVIA, code_children, walk
 
 FIXTURE_FILES = sorted(FIXTURES.rglob("*.py"))
 SOURCES = [p for p in FIXTURE_FILES if "bad_input" not in p.parts] + sorted((REPO / "tokenlint").rglob("*.py"))
@@ -147,8 +147,8 @@ def test_groups_follow_reexports_through_modules_that_are_not_candidates():
 
 
 def test_split_server_is_one_group():
-    from tokenlint.files import expand_paths
-    from tokenlint.plan import read_files
+    from tokenlint.source.files import expand_paths
+    from tokenlint.run.inputs import read_files
 
     plan = read_files(expand_paths([str(FIXTURES)], Settings()))
     groups = plan.groups()
@@ -243,7 +243,7 @@ def test_changing_a_followed_helper_module_invalidates_the_cache(tmp_path):
 def test_an_old_file_index_entry_is_trusted_and_a_racy_one_is_not(tmp_path):
     """The index vouches for a file only if it was modified well before the index was written:
     otherwise a rewrite within the same timestamp tick could go unnoticed."""
-    from tokenlint.cache import RACY_NS, FileIndexStore
+    from tokenlint.run.cache import RACY_NS, FileIndexStore
 
     f = write(tmp_path, "a.py", "x = 1\n")
     st = os.stat(f)
@@ -303,7 +303,7 @@ def test_a_fully_cached_run_does_not_load_libcst(tmp_path):
     time.sleep(0.01)
     code = (
         "import sys\n"
-        "from tokenlint.config import Settings\nfrom tokenlint.runner import run_check\n"
+        "from tokenlint.config import Settings\nfrom tokenlint.run.pipeline import run_check\n"
         f"r = run_check([{str(FIXTURES)!r}], Settings(), cache_dir={str(cache)!r})\n"
         "print(len(r.result.tools), 'libcst' in sys.modules)\n"
     )

@@ -128,7 +128,7 @@ def check(paths, fmt, output_file, statistics, baseline_file, write_baseline_fil
     from dataclasses import replace
 
     from tokenlint import baseline
-    from tokenlint.runner import run_check
+    from tokenlint.run.pipeline import run_check
     from tokenlint.progress import make_progress
     from tokenlint.report import is_human, render
     from tokenlint.report.statistics import STATISTICS_FORMATS, render_statistics
@@ -150,7 +150,7 @@ def check(paths, fmt, output_file, statistics, baseline_file, write_baseline_fil
         click.echo(settings_text(settings), nl=False)
         sys.exit(0)
     if show_files:
-        from tokenlint.files import expand_paths
+        from tokenlint.source.files import expand_paths
 
         for source in expand_paths(paths, settings):
             click.echo(source.display)
@@ -226,7 +226,7 @@ def _emit(text: str, output_file: str | None) -> None:
 def _cache_dir(option: str | None, settings) -> Path:
     """``--cache-dir``, else ``.tokenlint_cache`` in the configuration's directory (``root``:
     the working directory when no pyproject.toml configures tokenlint), as ruff places its own."""
-    from tokenlint.cache import CACHE_DIR_NAME
+    from tokenlint.run.cache import CACHE_DIR_NAME
 
     return Path(option) if option else Path(settings.root) / CACHE_DIR_NAME
 

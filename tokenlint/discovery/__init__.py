@@ -8,7 +8,7 @@ Two families (one module each):
 - ``lowlevel``: ``mcp.server.lowlevel.Server`` with one ``call_tool`` handler whose branches on the
   tool name are the tools (``if``/``elif``, ``match``, enum members, a dict or list of handlers).
 
-Names are resolved through the module's import table (``tokenlint.imports``), never by spelling:
+Names are resolved through the module's import table (``tokenlint.source.imports``), never by spelling:
 a home-made ``FastMCP`` class is not an MCP server.
 """
 
@@ -19,7 +19,7 @@ from typing import Sequence
 
 import libcst as cst
 
-from tokenlint.project import ParsedModule
+from tokenlint.source.project import ParsedModule
 
 #: Qualified class names → framework label used in reports.
 SERVER_CLASSES: dict[str, str] = {

@@ -30,8 +30,8 @@ from tokenlint.discovery.values import (
     instance_attr,
     string_value,
 )
-from tokenlint.imports import dotted_name
-from tokenlint.project import ParsedModule, Project
+from tokenlint.source.imports import dotted_name
+from tokenlint.source.project import ParsedModule, Project
 
 FRAMEWORK = "mcp-lowlevel"
 

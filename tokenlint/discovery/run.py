@@ -19,7 +19,7 @@ from tokenlint.discovery.fastmcp import find_fastmcp_tools
 from tokenlint.discovery.lowlevel import find_lowlevel_tools
 from tokenlint.discovery.servers import ServerRegistry
 from tokenlint.discovery.values import Values
-from tokenlint.project import ParsedModule, Project
+from tokenlint.source.project import ParsedModule, Project
 
 
 @dataclass(frozen=True, eq=False)

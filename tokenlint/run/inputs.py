@@ -4,7 +4,7 @@ merge group results. Imports no LibCST, so a warm run (everything cached) never 
 ``read_files`` reads every file once (or not at all when the cache's file index vouches for
 it), turns unreadable and too-large files into TL001 findings, applies the byte prefilter and
 names each candidate's module. ``RunPlan.groups`` partitions the candidates into groups that
-can be analysed independently (``tokenlint.components``). ``merge`` sorts the groups' results
+can be analysed independently (``tokenlint.run.grouping``). ``merge`` sorts the groups' results
 into one deterministic ``CheckResult``, whatever order or process they were computed in.
 """
 
@@ -17,10 +17,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Protocol
 
-from tokenlint.components import Import, ModuleIndex, group, module_aliases, scan_imports
-from tokenlint.files import SourcePath, may_define_tools
+from tokenlint.run.grouping import Import, ModuleIndex, group, module_aliases, scan_imports
+from tokenlint.source.files import SourcePath, may_define_tools
 from tokenlint.model import CheckResult, Finding, Risk, ToolReport
-from tokenlint.sourcefile import MAX_FILE_BYTES
+from tokenlint.source.decoding import MAX_FILE_BYTES
 
 if TYPE_CHECKING:
     from tokenlint.analysis.facts import ToolFacts
@@ -143,7 +143,7 @@ class ModuleNamer:
     def __call__(self, path: Path) -> str:
         text = os.fspath(path)
         if os.path.islink(text):
-            from tokenlint.imports import module_name_for  # imports LibCST: only for symlinks
+            from tokenlint.source.imports import module_name_for  # imports LibCST: only for symlinks
 
             return module_name_for(path)
         directory, name = os.path.split(os.path.abspath(text))
@@ -201,14 +201,14 @@ class RunPlan:
     _aliases: dict[str, str] | None = None
 
     def aliases(self) -> dict[str, str]:
-        """``components.module_aliases`` of the run's modules, computed once per run (every
+        """``run.grouping.module_aliases`` of the run's modules, computed once per run (every
         group's ``Project`` and the grouping share it)."""
         if self._aliases is None:
             self._aliases = module_aliases(self.module_files)
         return self._aliases
 
     def groups(self) -> list[list[Candidate]]:
-        """The candidates in independent groups (``tokenlint.components.group``), in run order.
+        """The candidates in independent groups (``tokenlint.run.grouping.group``), in run order.
 
         The grouping reads the imports of every module the candidates' imports reach, which on
         a large tree costs more than the rest of a cached run; when no file changed since the

@@ -19,8 +19,8 @@ import os
 from pathlib import Path
 from typing import Callable
 
-from tokenlint.files import context_files, expand_paths
-from tokenlint.plan import Candidate, GroupResult, RunPlan, RunResult, merge, named_only, read_files
+from tokenlint.source.files import context_files, expand_paths
+from tokenlint.run.inputs import Candidate, GroupResult, RunPlan, RunResult, merge, named_only, read_files
 
 #: Below this many candidate files to analyse, a pool costs more than it saves (forking and
 #: warming workers takes about as long as analysing a few files): they run in this process.
@@ -52,7 +52,7 @@ def run_check(
     named = {s.display for s in files}
     cache = None
     if cache_dir is not None:
-        from tokenlint.cache import Cache
+        from tokenlint.run.cache import Cache
 
         cache = Cache(cache_dir, settings)
     plan = read_files(files + context, index=cache.index if cache is not None else None)
@@ -86,7 +86,7 @@ def _analyse(groups: list[list[Candidate]], todo: list[int], plan: RunPlan, sett
     """Yield ``(group index, result)`` for every group in ``todo``."""
     if not todo:
         return
-    from tokenlint.engine import analyse_group
+    from tokenlint.run.analyse import analyse_group
 
     files = sum(len(groups[i]) for i in todo)
     if jobs <= 1 or len(todo) < 2 or files < MIN_PARALLEL_FILES:
@@ -128,7 +128,7 @@ def _init_worker(plan: RunPlan, settings) -> None:
 
 
 def _work(members: list[Candidate]) -> GroupResult:
-    from tokenlint.engine import analyse_group
+    from tokenlint.run.analyse import analyse_group
 
     assert _WORKER is not None
     plan, settings = _WORKER
@@ -138,8 +138,8 @@ def _work(members: list[Candidate]) -> GroupResult:
 def _warm_up() -> None:
     """Import the analysis and run the parser and walker once before forking, so that every
     worker starts with them loaded (LibCST's own parallel codemod runner does the same)."""
-    from tokenlint.parsing import parse_source
-    from tokenlint.walk import walk
+    from tokenlint.source.parsing import parse_source
+    from tokenlint.source.walk import walk
 
     for _ in walk(parse_source("import x\n\n@x.tool()\ndef f(a: int = 1) -> str:\n    return str(a)\n").tree):
         pass

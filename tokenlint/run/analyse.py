@@ -30,16 +30,16 @@ from tokenlint.discovery import ToolDef
 from tokenlint.discovery.run import discover_module
 from tokenlint.discovery.servers import ServerRegistry
 from tokenlint.discovery.values import Values
-from tokenlint.files import SourcePath, expand_paths
+from tokenlint.source.files import SourcePath, expand_paths
 from tokenlint.model import Finding, ToolReport
-from tokenlint.parsing import parse_source
-from tokenlint.plan import (
+from tokenlint.source.parsing import parse_source
+from tokenlint.run.inputs import (
     Candidate, GroupResult, RunPlan, RunResult, file_finding, file_ignored, merge, named_only, read_files,
 )
-from tokenlint.project import ParsedModule, Project
+from tokenlint.source.project import ParsedModule, Project
 from tokenlint.risk import tool_risk
 from tokenlint.rules import RuleContext, all_rules
-from tokenlint.sourcefile import SourceError, decode_source
+from tokenlint.source.decoding import SourceError, decode_source
 from tokenlint.suppress import suppressions
 
 __all__ = ["RunResult", "analyse_group", "check_files", "check_paths"]

@@ -15,7 +15,7 @@ from pathlib import Path
 import pathspec
 
 from tokenlint.config import Settings
-from tokenlint.sourcefile import wide_encoding
+from tokenlint.source.decoding import wide_encoding
 
 #: A file can hold or register an MCP tool only if it mentions one of these (bytes, before any
 #: decoding): server classes, the registration decorators/methods, or the SDK package names.

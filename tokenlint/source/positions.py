@@ -5,7 +5,7 @@ where each node starts and ends — and ``MetadataWrapper.resolve`` adds a full 
 tree on top. A module reports a handful of nodes, most of them inside a few tool functions. So
 ``Positions`` generates the code of one top-level statement at a time, starting the position
 counter at that statement's first line, which CPython's ``ast`` (already parsed as the guard of
-``tokenlint.parsing``) gives for free. The ranges are exactly the provider's: the same codegen,
+``tokenlint.source.parsing``) gives for free. The ranges are exactly the provider's: the same codegen,
 the same state, only started mid-file. Without the statement lines (LibCST parsed syntax the
 running Python could not) it falls back to the provider over the whole module.
 """

@@ -32,7 +32,7 @@ from typing import Any
 
 from tokenlint._version import __version__
 from tokenlint.model import Finding, Risk, ToolReport
-from tokenlint.plan import Candidate, GroupResult, RunPlan
+from tokenlint.run.inputs import Candidate, GroupResult, RunPlan
 
 #: Default directory name, next to the configuration file (or in the working directory).
 CACHE_DIR_NAME = ".tokenlint_cache"
