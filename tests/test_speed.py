@@ -22,15 +22,13 @@ import pytest
 from click.testing import CliRunner
 from libcst.metadata import MetadataWrapper, PositionProvider
 
-from helpers import FIXTURES, REPO, write
+from helpers import FIXTURES, REPO, check, write
 from tokenlint.cli import main
 from tokenlint.run.grouping import ModuleIndex, group, scan_imports
 from tokenlint.config import Settings, rule_codes
-from tokenlint.run.analyse import check_paths
 from tokenlint.source.files import PREFILTER, may_define_tools
 from tokenlint.source.parsing import parse_source
 from tokenlint.source.project import ParsedModule
-from tokenlint.run.pipeline import run_check
 from tokenlint.source.walk import TRIVIA, code_children, walk
 
 FIXTURE_FILES = sorted(FIXTURES.rglob("*.py"))
@@ -161,21 +159,21 @@ def test_split_server_is_one_group():
 # -- runs give the same report ------------------------------------------------------------------
 @pytest.fixture(scope="module")
 def reference():
-    return check_paths([str(FIXTURES)], Settings()).result
+    return check([str(FIXTURES)], Settings()).result
 
 
 @pytest.mark.parametrize("jobs", [1, 2, 4])
 def test_same_result_for_any_jobs_without_cache(jobs, reference):
-    assert run_check([str(FIXTURES)], Settings(), jobs=jobs).result == reference
+    assert check([str(FIXTURES)], Settings(), jobs=jobs).result == reference
 
 
 def test_same_result_cold_and_warm_cache(tmp_path, reference):
     cache = tmp_path / "cache"
-    cold = run_check([str(FIXTURES)], Settings(), jobs=2, cache_dir=cache)
+    cold = check([str(FIXTURES)], Settings(), jobs=2, cache_dir=cache)
     assert (cache / ".gitignore").read_text().splitlines()[-1] == "*"
     assert any(cache.rglob("files.json")) and len(list(cache.rglob("groups/*/*.json"))) > 2
-    warm = run_check([str(FIXTURES)], Settings(), jobs=1, cache_dir=cache)
-    warm2 = run_check([str(FIXTURES)], Settings(), jobs=4, cache_dir=cache)
+    warm = check([str(FIXTURES)], Settings(), jobs=1, cache_dir=cache)
+    warm2 = check([str(FIXTURES)], Settings(), jobs=4, cache_dir=cache)
     assert cold.result == warm.result == warm2.result == reference
     tools = {(t.path.split("fixtures/")[-1], t.name) for t in warm.result.tools}
     assert ("split_server/tools_db.py", "all_orders") in tools  # registered on a server of another module
@@ -183,10 +181,10 @@ def test_same_result_cold_and_warm_cache(tmp_path, reference):
 
 def test_cache_is_keyed_by_settings(tmp_path):
     cache = tmp_path / "cache"
-    everything = run_check([str(FIXTURES)], Settings(), cache_dir=cache).result
+    everything = check([str(FIXTURES)], Settings(), cache_dir=cache).result
     only = Settings(select=("TL401",))
-    assert run_check([str(FIXTURES)], only, cache_dir=cache).result == check_paths([str(FIXTURES)], only).result
-    assert run_check([str(FIXTURES)], Settings(), cache_dir=cache).result == everything
+    assert check([str(FIXTURES)], only, cache_dir=cache).result == check([str(FIXTURES)], only).result
+    assert check([str(FIXTURES)], Settings(), cache_dir=cache).result == everything
 
 
 SERVER = "from mcp.server.fastmcp import FastMCP\n\nmcp = FastMCP('shop')\n"
@@ -226,18 +224,18 @@ def test_changing_a_followed_helper_module_invalidates_the_cache(tmp_path):
     but its result depends on queries.py, which the analysis followed."""
     pkg = _shop(tmp_path, UNBOUNDED)
     cache = tmp_path / "cache"
-    first = run_check([str(pkg)], Settings(), cache_dir=cache).result
+    first = check([str(pkg)], Settings(), cache_dir=cache).result
     assert "TL101" in _codes(first)
-    assert run_check([str(pkg)], Settings(), cache_dir=cache).result == first
+    assert check([str(pkg)], Settings(), cache_dir=cache).result == first
     _shop(tmp_path, BOUNDED)
-    second = run_check([str(pkg)], Settings(), cache_dir=cache).result
-    assert second == check_paths([str(pkg)], Settings()).result
+    second = check([str(pkg)], Settings(), cache_dir=cache).result
+    assert second == check([str(pkg)], Settings()).result
     assert "TL101" not in _codes(second)
     _shop(tmp_path, None)  # the helper module removed: the call can no longer be followed
-    third = run_check([str(pkg)], Settings(), cache_dir=cache).result
-    assert third == check_paths([str(pkg)], Settings()).result
+    third = check([str(pkg)], Settings(), cache_dir=cache).result
+    assert third == check([str(pkg)], Settings()).result
     _shop(tmp_path, UNBOUNDED)  # and added back
-    assert run_check([str(pkg)], Settings(), cache_dir=cache).result == first
+    assert check([str(pkg)], Settings(), cache_dir=cache).result == first
 
 
 def test_an_old_file_index_entry_is_trusted_and_a_racy_one_is_not(tmp_path):
@@ -299,12 +297,14 @@ def test_cache_dir_is_git_ignored_in_this_repository():
 def test_a_fully_cached_run_does_not_load_libcst(tmp_path):
     """A warm re-run must start fast: it reads the cache and imports no LibCST or analysis."""
     cache = tmp_path / "cache"
-    run_check([str(FIXTURES)], Settings(), cache_dir=cache)
+    check([str(FIXTURES)], Settings(), cache_dir=cache)
     time.sleep(0.01)
     code = (
         "import sys\n"
-        "from tokenlint.config import Settings\nfrom tokenlint.run.pipeline import run_check\n"
-        f"r = run_check([{str(FIXTURES)!r}], Settings(), cache_dir={str(cache)!r})\n"
+        "from tokenlint.cli import fix_unfixable_reason as fx\nfrom tokenlint.config import Settings\n"
+        "from tokenlint.run.cache import Cache\nfrom tokenlint.run.pipeline import Pooled, check_paths\n"
+        f"r = check_paths([{str(FIXTURES)!r}], Settings(), unfixable_reason=fx,\n"
+        f"                executor=Pooled(None, Cache({str(cache)!r}, Settings(), fx)))\n"
         "print(len(r.result.tools), 'libcst' in sys.modules)\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=REPO).stdout
@@ -335,6 +335,6 @@ def test_groups_analysed_one_after_another_do_not_share_state(tmp_path):
     for i in range(60):
         write(tmp_path, f"s{i:02d}.py", QUERY_SERVER.format(i=i, limit="" if i % 2 else " LIMIT 20"))
     for jobs in (1, 2):
-        result = run_check([str(tmp_path)], Settings(), jobs=jobs).result
+        result = check([str(tmp_path)], Settings(), jobs=jobs).result
         flagged = {Path(f.path).name for f in result.findings if f.code == "TL101"}
         assert flagged == {f"s{i:02d}.py" for i in range(1, 60, 2)}

@@ -32,7 +32,8 @@ from tokenlint.codemods.requirement import declare_runtime
 from tokenlint.codemods.style import style_for
 from tokenlint.codemods.plan import NOT_LOW_REASON, FilePlan, ToolOutcome, plan_module
 from tokenlint.config import Settings
-from tokenlint.run.analyse import RunResult, check_files
+from tokenlint.run.pipeline import check_files
+from tokenlint.run.results import RunResult
 from tokenlint.source.files import context_files, expand_paths
 from tokenlint.source.imports import dotted_name
 from tokenlint.model import Risk
