@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 FIXTURES = REPO / "fixtures"
+#: Where the suite keeps what it fetches or learns between runs (the SARIF schema, hypothesis's
+#: examples): the user's cache directory, never the checkout.
+USER_CACHE = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "tokenlint-tests"
 
 
 def write(tmp: Path, name: str, text: str | bytes) -> Path:

@@ -36,6 +36,8 @@ from fuzz_programs import servers
 from tokenlint.config import load_settings
 from helpers import check
 
+pytestmark = pytest.mark.slow
+
 LONG = os.environ.get("TOKENLINT_FUZZ") == "long"
 SETTINGS = load_settings(None, {})
 

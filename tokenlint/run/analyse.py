@@ -23,8 +23,7 @@ from tokenlint.analysis.interpreter import Analyzer
 from tokenlint.analysis.knowledge import Knowledge
 from tokenlint.config import Settings
 from tokenlint.discovery import ToolDef
-from tokenlint.discovery.run import discover_module
-from tokenlint.discovery.servers import ServerRegistry
+from tokenlint.discovery.run import discover_module, scan_servers
 from tokenlint.discovery.values import Values
 from tokenlint.model import Finding, ToolId, ToolReport
 from tokenlint.risk import tool_risk
@@ -32,7 +31,7 @@ from tokenlint.rules import RuleContext, all_rules
 from tokenlint.run.inputs import Candidate, RunPlan
 from tokenlint.run.results import GroupResult, file_finding, file_ignored
 from tokenlint.source.decoding import SourceError, decode_source
-from tokenlint.source.parsing import parse_source
+from tokenlint.source.parsing import Parsed, parse_source
 from tokenlint.source.project import ParsedModule, Project
 from tokenlint.suppress import suppressions
 
@@ -54,6 +53,7 @@ def analyse_group(job: GroupAnalysis, members: list[Candidate], plan: RunPlan, k
     parsed: list[tuple[ParsedModule, str]] = []
     for cand in members:
         sp = cand.source
+        parsed_source: Parsed | None
         if cand.text is not None:
             text = cand.text
             parsed_source = parse_source(text, sp.display)
@@ -75,14 +75,7 @@ def analyse_group(job: GroupAnalysis, members: list[Candidate], plan: RunPlan, k
         parsed.append((mod, text))
     own = {mod.module_name for mod, _ in parsed}
 
-    servers = ServerRegistry(aliases=project.aliases)
-    for _ in range(3):
-        if not any([servers.scan_classes(mod) for mod, _ in parsed]):
-            break
-    for mod, _ in parsed:
-        servers.scan(mod)
-    for mod, _ in parsed:
-        servers.scan_mounts(mod)
+    servers = scan_servers([mod for mod, _ in parsed], project.aliases)
 
     analyzer = Analyzer(project, Knowledge.from_settings(settings.extra_sources, settings.extra_bounds))
     rules = [r() for r in all_rules() if r.code != "TL001" and settings.selects(r.code)]
