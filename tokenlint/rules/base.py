@@ -10,7 +10,7 @@ implements ``check``. Subclassing registers the rule (``REGISTRY``, keyed by cod
 from __future__ import annotations
 
 import inspect
-from typing import TYPE_CHECKING, ClassVar, Iterable
+from typing import TYPE_CHECKING, ClassVar, Iterable, cast
 
 from tokenlint.analysis.facts import ToolFacts
 from tokenlint.analysis.taints import Site
@@ -18,6 +18,7 @@ from tokenlint.model import Finding, Invalid, Risk, ToolId, Valid
 
 if TYPE_CHECKING:
     from tokenlint.config import Settings
+    from tokenlint.source.project import ParsedModule
 
 REGISTRY: dict[str, type[Rule]] = {}
 
@@ -33,11 +34,12 @@ class RuleContext:
     def finding(self, rule: Rule, site: Site, message: str, tool: str | None, risk: Risk) -> Finding:
         """A finding at ``site`` (1-based line and column) in the site's own module, for the
         tool named ``tool`` (the context's tool: it carries the context's ``tool_id``)."""
-        line, col, end_line, end_col = site.module.position(site.node)
+        module = cast("ParsedModule", site.module)  # typed ``object`` in taints (an import cycle)
+        line, col, end_line, end_col = module.position(site.node)
         return Finding(
             code=rule.code,
             name=rule.name,
-            path=site.module.display_path,
+            path=module.display_path,
             line=line,
             column=col,
             message=message,

@@ -18,7 +18,7 @@ from __future__ import annotations
 import ast
 import re
 import warnings
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Literal, NamedTuple, overload
 
 from tokenlint.source.decoding import SourceError
 
@@ -57,6 +57,12 @@ def parse_module(text: str, filename: str = "<unknown>") -> cst.Module:
     (syntax error with its 1-based ``line:col``, or nesting too deep to parse)."""
     _, cpython_error = _guard(text, filename)
     return _libcst_parse(text, cpython_error)
+
+
+@overload
+def parse_source(text: str, filename: str = ..., *, candidate: Literal[False] = ...) -> Parsed: ...
+@overload
+def parse_source(text: str, filename: str = ..., *, candidate: bool) -> Parsed | None: ...
 
 
 def parse_source(text: str, filename: str = "<unknown>", *, candidate: bool = False) -> Parsed | None:
