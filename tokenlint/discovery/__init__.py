@@ -14,6 +14,7 @@ a home-made ``FastMCP`` class is not an MCP server.
 
 from __future__ import annotations
 
+import enum
 from dataclasses import dataclass, field
 from typing import Sequence
 
@@ -43,6 +44,15 @@ SERVER_CLASSES: dict[str, str] = {
 UNRESOLVED_FRAMEWORK = "fastmcp-compatible"
 
 
+class ArgsStyle(str, enum.Enum):
+    """How the model's arguments reach a tool: ``SIGNATURE``, as the function's parameters
+    (FastMCP and friends); ``MAPPING``, as one ``arguments`` dict (a low-level dispatch branch).
+    A ``str`` enum: it compares equal to ``"signature"`` / ``"mapping"``."""
+
+    SIGNATURE = "signature"
+    MAPPING = "mapping"
+
+
 @dataclass(eq=False)
 class ToolDef:
     """One discovered tool.
@@ -51,8 +61,7 @@ class ToolDef:
     ``body`` the statements that produce its response (the function body, or the branch's
     statements); ``anchor`` the node whose line is the tool's line; ``suppress_lines_nodes``
     the nodes whose lines may carry a whole-tool suppression (def, decorators, branch).
-    ``args_style`` says how the model's arguments arrive: ``"signature"`` (FastMCP parameters)
-    or ``"mapping"`` (low-level ``arguments`` dict).
+    ``args_style`` says how the model's arguments arrive (``ArgsStyle``).
     """
 
     name: str
@@ -63,7 +72,7 @@ class ToolDef:
     body: Sequence[cst.BaseStatement]
     anchor: cst.CSTNode
     server_id: str | None
-    args_style: str = "signature"
+    args_style: ArgsStyle = ArgsStyle.SIGNATURE
     suppress_nodes: list[cst.CSTNode] = field(default_factory=list)
     decorator: cst.CSTNode | None = None
     class_name: str | None = None

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from tokenlint.discovery import ToolDef, function_body
+from tokenlint.discovery import ArgsStyle, ToolDef, function_body
 from tokenlint.discovery.servers import ServerRegistry, _string, _walk
 from tokenlint.discovery.values import (
     Val,
@@ -360,7 +360,7 @@ class _Dispatch:
                 body=list(body),
                 anchor=anchor,
                 server_id=None,
-                args_style="mapping",
+                args_style=ArgsStyle.MAPPING,
                 suppress_nodes=[anchor] if func is None else [anchor, fn],
                 class_name=class_name,
             )
