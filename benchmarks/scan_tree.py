@@ -39,8 +39,9 @@ sys.path.insert(0, str(REPO / "tests"))
 from fix_oracle import rewrite_problems, roundtrip_problems  # noqa: E402
 
 from tokenlint.config import Settings  # noqa: E402
-from tokenlint.engine import check_paths  # noqa: E402
-from tokenlint.files import expand_paths  # noqa: E402
+from tokenlint.cli import fix_unfixable_reason  # noqa: E402
+from tokenlint.run.pipeline import check_paths  # noqa: E402
+from tokenlint.source.files import expand_paths  # noqa: E402
 from tokenlint.fixer import fix_paths  # noqa: E402
 
 SETTINGS = Settings(exclude=(), respect_gitignore=False)
@@ -110,7 +111,7 @@ def scan_unit(unit: Path, stats: dict, timeout: int, fixpoint: bool) -> None:
         t0 = time.perf_counter()
         try:
             if phase == "check":
-                run = check_paths([str(unit)], SETTINGS)
+                run = check_paths([str(unit)], SETTINGS, unfixable_reason=fix_unfixable_reason)
             else:
                 result = fix_paths([str(unit)], SETTINGS)
         except UnitTimeout:

@@ -1,10 +1,54 @@
-"""Fixtures shared by the linter's tests."""
+"""Fixtures and markers shared by the linter's tests.
+
+Markers (registered in pyproject.toml): ``e2e`` (real MCP SDKs in their own venvs, pip, the
+package index, real pre-commit) and ``slow`` (long property, kill and formatter tests). A fast run:
+``python -m pytest -m "not e2e and not slow"``; ``python -m pytest`` runs everything.
+``TOKENLINT_SKIP_E2E=1`` still skips the e2e tests (an alias of ``-m "not e2e"``).
+
+The suite writes nothing into the checkout: ``tokenlint check`` caches in a temporary directory
+(``TOKENLINT_CACHE_DIR``) and hypothesis keeps its example database in the user's cache
+directory (``helpers.USER_CACHE``), as test_sarif.py keeps the SARIF schema.
+"""
 
 from __future__ import annotations
 
-import pytest
+import os
+from pathlib import Path
+from typing import Callable
 
-from helpers import REPO
+import pytest
+from click.testing import CliRunner, Result
+
+from helpers import FIXTURES, REPO, USER_CACHE, check
+from tokenlint.config import Settings
+
+#: Test modules of the other test packages whose tests are end-to-end (by file name; a test
+#: that uses one of ``E2E_FIXTURES`` is one too).
+E2E_FILES = frozenset({"test_runtime_http.py", "test_deploy.py", "test_precommit.py"})
+E2E_FIXTURES = frozenset({"e2e_runs", "e2e_fix_runs", "profile_run"})
+
+os.environ.setdefault("HYPOTHESIS_STORAGE_DIRECTORY", str(USER_CACHE / "hypothesis"))
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Mark e2e tests found by file or fixture (``e2e`` in the file name, ``E2E_FILES``,
+    ``E2E_FIXTURES``), and skip every e2e test when ``TOKENLINT_SKIP_E2E`` is set."""
+    skip = pytest.mark.skip(reason="TOKENLINT_SKIP_E2E is set") if os.environ.get("TOKENLINT_SKIP_E2E") else None
+    for item in items:
+        name = item.path.name
+        if "e2e" in name or name in E2E_FILES or E2E_FIXTURES & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.e2e)
+        if skip is not None and item.get_closest_marker("e2e") is not None:
+            item.add_marker(skip)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _cache_outside_the_checkout(tmp_path_factory: pytest.TempPathFactory):
+    """``tokenlint check`` (in process and in subprocesses) caches in a temporary directory,
+    never in the checkout's ``.tokenlint_cache/``."""
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("TOKENLINT_CACHE_DIR", str(tmp_path_factory.mktemp("tokenlint-cache")))
+        yield
 
 
 @pytest.fixture
@@ -12,3 +56,24 @@ def in_repo(monkeypatch):
     """Run with the repository root as the working directory (paths print as `fixtures/...`)."""
     monkeypatch.chdir(REPO)
     return REPO
+
+
+@pytest.fixture
+def cli(monkeypatch) -> Callable[..., Result]:
+    """``cli("check", path, ..., cwd=None, catch_exceptions=False)``: run the ``tokenlint``
+    command in process (click's ``CliRunner``; arguments turned into strings) from ``cwd``
+    (default: the current directory), returning click's ``Result``."""
+    from tokenlint.cli import main
+
+    def run(*args: object, cwd: Path | str | None = None, catch_exceptions: bool = False) -> Result:
+        if cwd is not None:
+            monkeypatch.chdir(cwd)
+        return CliRunner().invoke(main, [str(a) for a in args], catch_exceptions=catch_exceptions)
+
+    return run
+
+
+@pytest.fixture(scope="session")
+def fixtures_report():
+    """The ``CheckResult`` of ``fixtures/`` checked in process (the reference other runs match)."""
+    return check([str(FIXTURES)], Settings()).result

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 FIXTURES = REPO / "fixtures"
+#: Where the suite keeps what it fetches or learns between runs (the SARIF schema, hypothesis's
+#: examples): the user's cache directory, never the checkout.
+USER_CACHE = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "tokenlint-tests"
 
 
 def write(tmp: Path, name: str, text: str | bytes) -> Path:
@@ -32,3 +36,20 @@ def list_orders() -> list:
     conn = sqlite3.connect("shop.db")
     return conn.execute("SELECT * FROM orders").fetchall()
 """
+
+
+def check(paths: list[str], settings, *, jobs: int | None = None, cache_dir: Path | None = None,
+          pooled: bool = False):
+    """Run the check pipeline as ``tokenlint check`` does (``[*]`` marks from fix's planner):
+    in this process with live facts, or with ``pooled`` (also implied by ``jobs`` or
+    ``cache_dir``) through ``jobs`` workers and the cache in ``cache_dir``. A ``RunResult``."""
+    from tokenlint.cli import fix_unfixable_reason as unfixable_reason
+    from tokenlint.run.cache import Cache
+    from tokenlint.run.pipeline import InProcess, Pooled, check_paths
+
+    if pooled or jobs is not None or cache_dir is not None:
+        cache = Cache(cache_dir, settings, unfixable_reason) if cache_dir is not None else None
+        executor = Pooled(jobs, cache)
+    else:
+        executor = InProcess()
+    return check_paths(paths, settings, unfixable_reason=unfixable_reason, executor=executor)

@@ -24,8 +24,12 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 import tokenlint.cli
 from helpers import RISKY_SERVER
+
+pytestmark = pytest.mark.slow
 
 LONG = os.environ.get("TOKENLINT_ATOMIC") == "long"
 FILES = 200 if LONG else 60

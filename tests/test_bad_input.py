@@ -18,23 +18,17 @@ import sys
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
 import tokenlint.cli
 from helpers import RISKY_SERVER, write
-from tokenlint.cli import main
 from tokenlint.config import load_settings
 from tokenlint.fixer import fix_paths, write_changes
 
 MCP_HEADER = "from mcp.server.fastmcp import FastMCP\nmcp = FastMCP('x')\n"
 
 
-def check(*args):
-    return CliRunner().invoke(main, ["check", *map(str, args)], catch_exceptions=False)
 
 
-def fix(*args):
-    return CliRunner().invoke(main, ["fix", *map(str, args)], catch_exceptions=False)
 
 
 def tl001(stdout: str) -> dict[str, str]:
@@ -54,14 +48,14 @@ def assert_risky_reported(stdout: str) -> None:
 # -- encodings -------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("encoding", ["utf-16", "utf-16-be", "utf-32"])
-def test_wide_encodings_with_bom_are_named(tmp_path, encoding):
+def test_wide_encodings_with_bom_are_named(tmp_path, encoding, cli):
     """CPython cannot run UTF-16/32 source; the file is named instead of silently skipped."""
     data = RISKY_SERVER.encode(encoding)
     if encoding == "utf-16-be":
         data = b"\xfe\xff" + data
     write(tmp_path, "wide.py", data)
     write(tmp_path, "zz_server.py", RISKY_SERVER)
-    result = check(tmp_path)
+    result = cli("check", tmp_path)
     assert result.exit_code == 1
     label = "UTF-32" if "32" in encoding else "UTF-16"
     assert tl001(result.stdout) == {
@@ -71,13 +65,13 @@ def test_wide_encodings_with_bom_are_named(tmp_path, encoding):
     assert_risky_reported(result.stdout)
 
 
-def test_mixed_line_endings_are_kept_by_fix(tmp_path):
+def test_mixed_line_endings_are_kept_by_fix(tmp_path, cli):
     """Lines `fix` does not rewrite keep their own ending, CRLF or LF, byte for byte."""
     lines = RISKY_SERVER.splitlines(keepends=True)
     mixed = [line.replace("\n", "\r\n") if i % 2 else line for i, line in enumerate(lines)]
     trailer = ["\r\n", "X = 1\r\n", "Y = 2\n"]
     path = write(tmp_path, "server.py", "".join(mixed + trailer).encode())
-    assert fix(path).exit_code == 0
+    assert cli("fix", path).exit_code == 0
     new = path.read_bytes().decode().splitlines(keepends=True)
     kept = [line for line in new if not line.startswith("from tokenlint.runtime import")]
     assert kept[:7] == mixed[:7]  # everything above the tool, up to its decorator
@@ -91,7 +85,7 @@ def test_mixed_line_endings_are_kept_by_fix(tmp_path):
 
 # -- size and depth --------------------------------------------------------------------------
 
-def test_20_mb_files(tmp_path):
+def test_20_mb_files(tmp_path, cli):
     """A 20 MB file that mentions MCP is a TL001 (not parsed); one that does not is skipped;
     `fix` leaves both alone and fixes the rest."""
     big = (MCP_HEADER + "# padding\n" * 2_000_000).encode()
@@ -99,41 +93,41 @@ def test_20_mb_files(tmp_path):
     write(tmp_path, "big_server.py", big)
     write(tmp_path, "big_data.py", b"DATA = 1\n" * 2_300_000)
     write(tmp_path, "zz_server.py", RISKY_SERVER)
-    result = check(tmp_path)
+    result = cli("check", tmp_path)
     assert result.exit_code == 1
     assert tl001(result.stdout) == {
         "big_server.py": f"{tmp_path}/big_server.py:1:1: TL001 cannot analyse {tmp_path}/big_server.py: "
                          f"file too large to analyse ({len(big):,} bytes; limit 4,194,304 bytes)"}
     assert_risky_reported(result.stdout)
-    result = fix(tmp_path)
+    result = cli("fix", tmp_path)
     assert result.exit_code == 1, result.stderr  # fixed what it could, named the file it could not read
     assert f"{tmp_path}/big_server.py:1:1: TL001" in result.stderr
     assert (tmp_path / "big_server.py").read_bytes() == big
     assert "fit_response" in (tmp_path / "zz_server.py").read_text()
 
 
-def test_nesting_too_deep_to_analyse_is_tl001_not_a_crash(tmp_path):
+def test_nesting_too_deep_to_analyse_is_tl001_not_a_crash(tmp_path, cli):
     """`rows + rows + ...` 1,500 times parses (CPython and LibCST) but is deeper than the
     analysis can follow: a TL001 at the file, exit 1 (not an internal error), and `fix` leaves
     that file alone."""
     deep = RISKY_SERVER.replace("fetchall()", "fetchall()" + " + []" * 1500)
     write(tmp_path, "deep.py", deep)
     write(tmp_path, "zz_server.py", RISKY_SERVER)
-    result = check(tmp_path)
+    result = cli("check", tmp_path)
     assert result.exit_code == 1, result.stderr
     assert tl001(result.stdout) == {
         "deep.py": f"{tmp_path}/deep.py:1:1: TL001 cannot analyse {tmp_path}/deep.py: "
                    "tool `list_orders` is too deeply nested to analyse"}
     assert_risky_reported(result.stdout)
     assert "internal error" not in result.stderr
-    result = fix(tmp_path)
+    result = cli("fix", tmp_path)
     assert (tmp_path / "deep.py").read_text() == deep
     assert "fit_response" in (tmp_path / "zz_server.py").read_text()
 
 
 # -- the file system -------------------------------------------------------------------------
 
-def test_symlink_loops(tmp_path):
+def test_symlink_loops(tmp_path, cli):
     """File links in a loop are TL001 ("Too many levels of symbolic links"), a directory link
     back up the tree is not followed, and SARIF with absolute paths still renders."""
     os.symlink("b.py", tmp_path / "a.py")
@@ -142,21 +136,21 @@ def test_symlink_loops(tmp_path):
     (tmp_path / "pkg").mkdir()
     os.symlink("..", tmp_path / "pkg" / "up")
     write(tmp_path, "pkg/zz_server.py", RISKY_SERVER)
-    result = check(tmp_path)
+    result = cli("check", tmp_path)
     assert result.exit_code == 1
     reason = "cannot read file: Too many levels of symbolic links"
     assert tl001(result.stdout) == {
         name: f"{tmp_path}/{name}:1:1: TL001 cannot analyse {tmp_path}/{name}: {reason}"
         for name in ("a.py", "b.py", "self.py")}
     assert result.stdout.count(": TL101 ") == 1  # pkg/up/pkg/... was not walked
-    sarif = json.loads(check("--format", "sarif", tmp_path / "a.py", tmp_path / "pkg").stdout)
+    sarif = json.loads(cli("check", "--format", "sarif", tmp_path / "a.py", tmp_path / "pkg").stdout)
     assert len(sarif["runs"][0]["results"]) == 3
 
 
-def test_dangling_symlink(tmp_path):
+def test_dangling_symlink(tmp_path, cli):
     os.symlink("missing.py", tmp_path / "gone.py")
     write(tmp_path, "zz_server.py", RISKY_SERVER)
-    result = check(tmp_path)
+    result = cli("check", tmp_path)
     assert tl001(result.stdout) == {
         "gone.py": f"{tmp_path}/gone.py:1:1: TL001 cannot analyse {tmp_path}/gone.py: "
                    "cannot read file: No such file or directory"}
@@ -213,10 +207,10 @@ def test_unreadable_file(tmp_path):
     assert "fit_response" in (tmp_path / "zz_server.py").read_text()
 
 
-def test_file_vanishing_after_it_was_listed(tmp_path, monkeypatch):
+def test_file_vanishing_after_it_was_listed(tmp_path, monkeypatch, cli):
     """A file deleted between the directory walk and its read (made deterministic by deleting
     it right after `expand_paths` returns, wherever tokenlint imported that function)."""
-    import tokenlint.files as files
+    import tokenlint.source.files as files
 
     write(tmp_path, "gone.py", RISKY_SERVER)
     write(tmp_path, "zz_server.py", RISKY_SERVER)
@@ -230,7 +224,7 @@ def test_file_vanishing_after_it_was_listed(tmp_path, monkeypatch):
     for mod in [m for name, m in sys.modules.items() if name.startswith("tokenlint")]:
         if getattr(mod, "expand_paths", None) is real:
             monkeypatch.setattr(mod, "expand_paths", expand_then_delete)
-    result = check(tmp_path)
+    result = cli("check", tmp_path)
     assert result.exit_code == 1
     assert tl001(result.stdout) == {
         "gone.py": f"{tmp_path}/gone.py:1:1: TL001 cannot analyse {tmp_path}/gone.py: "
@@ -250,11 +244,11 @@ def test_file_vanishing_before_fix_writes_it(tmp_path):
     assert "fit_response" in b.read_text()
 
 
-def test_read_only_file_does_not_stop_the_others(tmp_path):
+def test_read_only_file_does_not_stop_the_others(tmp_path, cli):
     files = [write(tmp_path, f"s{i}.py", RISKY_SERVER) for i in range(3)]
     files[1].chmod(0o444)
     try:
-        result = fix(tmp_path)
+        result = cli("fix", tmp_path)
     finally:
         files[1].chmod(0o644)
     assert result.exit_code == 2
@@ -274,62 +268,62 @@ BAD_FILES = {
 }
 
 
-def test_fix_leaves_bad_files_alone_and_fixes_the_rest(tmp_path):
+def test_fix_leaves_bad_files_alone_and_fixes_the_rest(tmp_path, cli):
     for name, data in BAD_FILES.items():
         write(tmp_path, name, data)
     good = write(tmp_path, "zz_server.py", RISKY_SERVER)
-    result = fix(tmp_path)
+    result = cli("fix", tmp_path)
     assert "Fixed 1 tool in 1 file." in result.stderr
     assert "fit_response" in good.read_text()
     for name, data in BAD_FILES.items():
         assert (tmp_path / name).read_bytes() == data
 
 
-def test_fix_names_the_files_it_cannot_analyse(tmp_path):
+def test_fix_names_the_files_it_cannot_analyse(tmp_path, cli):
     for name, data in BAD_FILES.items():
         write(tmp_path, name, data)
-    result = fix(tmp_path)
+    result = cli("fix", tmp_path)
     assert all(f"{tmp_path}/{name}" in result.stderr for name in BAD_FILES)
     assert result.exit_code != 0
 
 
-def test_fix_a_file_ending_in_blank_lines_and_a_whitespace_only_line(tmp_path):
+def test_fix_a_file_ending_in_blank_lines_and_a_whitespace_only_line(tmp_path, cli):
     source = RISKY_SERVER + "\n\n "
     path = write(tmp_path, "server.py", source)
-    result = fix(path)
+    result = cli("fix", path)
     assert result.exit_code == 0, result.stderr
     assert path.read_text().endswith("\n\n ")
 
 
-def test_fix_goes_on_past_a_module_too_deep_for_libcst(tmp_path):
+def test_fix_goes_on_past_a_module_too_deep_for_libcst(tmp_path, cli):
     """A 600-term expression outside the tool: `check` analyses the tool, but LibCST's
     recursive code generation cannot rewrite the module; the other files must still be fixed."""
     deep = write(tmp_path, "deep.py", RISKY_SERVER + "X = 1" + " + 1" * 600 + "\n")
     good = write(tmp_path, "zz_server.py", RISKY_SERVER)
-    result = fix(tmp_path)
+    result = cli("fix", tmp_path)
     assert "internal error" not in result.stderr
     assert f"{tmp_path}/deep.py" in result.stderr
     assert "fit_response" in good.read_text()
     assert deep.read_text().endswith(" + 1\n")
 
 
-def test_fix_rewrites_the_target_of_a_symlink_and_keeps_the_link(tmp_path):
+def test_fix_rewrites_the_target_of_a_symlink_and_keeps_the_link(tmp_path, cli):
     real = write(tmp_path, "real/server.py", RISKY_SERVER)
     link = tmp_path / "link.py"
     os.symlink(real, link)
-    result = fix(link)
+    result = cli("fix", link)
     assert result.exit_code == 0, result.stderr
     assert link.is_symlink() and os.readlink(link) == str(real)
     assert "fit_response" in real.read_text()
 
 
-def test_valid_python_that_libcst_cannot_parse_is_named_as_such(tmp_path):
+def test_valid_python_that_libcst_cannot_parse_is_named_as_such(tmp_path, cli):
     """`(x): int = 1` is valid Python (CPython's own test_grammar.py has it) that LibCST 1.x
     cannot parse: a TL001 that does not call it a syntax error."""
     write(tmp_path, "ann.py", MCP_HEADER + "(pars): bool = True\n")
     write(tmp_path, "zz_server.py", RISKY_SERVER)
     compile((tmp_path / "ann.py").read_text(), "ann.py", "exec")
-    result = check(tmp_path)
+    result = cli("check", tmp_path)
     assert tl001(result.stdout) == {
         "ann.py": f"{tmp_path}/ann.py:3:1: TL001 cannot analyse {tmp_path}/ann.py: unsupported syntax at 3:1: "
                   "CPython accepts this line but LibCST, which tokenlint parses with, does not"}

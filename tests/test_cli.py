@@ -37,14 +37,11 @@ def ping() -> str:
 """
 
 
-def run(*args, cwd=None):
-    runner = CliRunner()
-    return runner.invoke(main, ["check", *map(str, args)], catch_exceptions=False)
 
 
-def test_text_output_lines_table_and_summary(tmp_path):
+def test_text_output_lines_table_and_summary(tmp_path, cli):
     path = write(tmp_path, "server.py", RISKY)
-    result = run(path)
+    result = cli("check", path)
     assert result.exit_code == 1
     lines = result.stdout.splitlines()
     assert re.match(rf"{re.escape(str(path))}:10:5: TL201 \[\*\] tool `list_orders` returns", lines[0])
@@ -58,9 +55,9 @@ def test_text_output_lines_table_and_summary(tmp_path):
     assert "Found" not in result.stdout
 
 
-def test_json_output_contract(tmp_path):
+def test_json_output_contract(tmp_path, cli):
     path = write(tmp_path, "server.py", RISKY)
-    result = run("--format", "json", path)
+    result = cli("check", "--format", "json", path)
     assert result.exit_code == 1
     data = json.loads(result.stdout)
     assert set(data) == {"version", "tools", "findings", "unresolved_registrations"}
@@ -75,25 +72,25 @@ def test_json_output_contract(tmp_path):
     assert result.stderr == ""
 
 
-def test_exit_codes_and_fail_on(tmp_path):
+def test_exit_codes_and_fail_on(tmp_path, cli):
     write(tmp_path, "safe.py", SAFE)
-    assert run(tmp_path / "safe.py").exit_code == 0
+    assert cli("check", tmp_path / "safe.py").exit_code == 0
     capped = write(tmp_path, "capped.py", CAPPED)
-    assert run(capped).exit_code == 1
-    assert run("--fail-on", "high", capped).exit_code == 0
-    assert run("--fail-on", "medium", capped).exit_code == 1
-    assert run("--exit-zero", capped).exit_code == 0
+    assert cli("check", capped).exit_code == 1
+    assert cli("check", "--fail-on", "high", capped).exit_code == 0
+    assert cli("check", "--fail-on", "medium", capped).exit_code == 1
+    assert cli("check", "--exit-zero", capped).exit_code == 0
 
 
-def test_output_format_alias(tmp_path):
+def test_output_format_alias(tmp_path, cli):
     path = write(tmp_path, "server.py", RISKY)
-    assert json.loads(run("--output-format", "json", path).stdout)["tools"][0]["risk"] == "HIGH"
+    assert json.loads(cli("check", "--output-format", "json", path).stdout)["tools"][0]["risk"] == "HIGH"
 
 
-def test_unknown_config_key_exits_2_naming_it(tmp_path):
+def test_unknown_config_key_exits_2_naming_it(tmp_path, cli):
     write(tmp_path, "pyproject.toml", "[tool.tokenlint]\nmax-respones-tokens = 5000\n")
     write(tmp_path, "server.py", RISKY)
-    result = run(tmp_path)
+    result = cli("check", tmp_path)
     assert result.exit_code == 2
     assert "unknown key `max-respones-tokens`" in result.stderr
 
@@ -107,44 +104,44 @@ def test_unknown_config_key_exits_2_naming_it(tmp_path):
         ("[tool.tokenlint\n", "invalid TOML"),
     ],
 )
-def test_bad_config_exits_2(tmp_path, toml, message):
+def test_bad_config_exits_2(tmp_path, toml, message, cli):
     write(tmp_path, "pyproject.toml", toml)
     write(tmp_path, "server.py", SAFE)
-    result = run(tmp_path)
+    result = cli("check", tmp_path)
     assert result.exit_code == 2
     assert message in result.stderr
 
 
-def test_config_select_ignore_and_budget(tmp_path):
+def test_config_select_ignore_and_budget(tmp_path, cli):
     write(tmp_path, "pyproject.toml", "[tool.tokenlint]\nignore = ['TL201']\nmax-response-tokens = 4000\n")
     write(tmp_path, "server.py", RISKY)
-    data = json.loads(run("--format", "json", tmp_path).stdout)
+    data = json.loads(cli("check", "--format", "json", tmp_path).stdout)
     assert [f["code"] for f in data["findings"]] == ["TL101"]
-    data = json.loads(run("--format", "json", "--select", "TL2", tmp_path).stdout)
+    data = json.loads(cli("check", "--format", "json", "--select", "TL2", tmp_path).stdout)
     assert [f["code"] for f in data["findings"]] == []
     write(tmp_path, "pyproject.toml", "[tool.tokenlint]\nmax-response-tokens = 4000\n")
-    data = json.loads(run("--format", "json", tmp_path).stdout)
+    data = json.loads(cli("check", "--format", "json", tmp_path).stdout)
     assert "max-response-tokens = 4,000" in [f for f in data["findings"] if f["code"] == "TL201"][0]["message"]
 
 
-def test_nearest_config_wins_and_cli_overrides(tmp_path):
+def test_nearest_config_wins_and_cli_overrides(tmp_path, cli):
     write(tmp_path, "pyproject.toml", "[tool.tokenlint]\nignore = ['TL101']\n")
     write(tmp_path, "sub/pyproject.toml", "[tool.tokenlint]\nignore = ['TL201']\n")
     write(tmp_path, "sub/server.py", RISKY)
-    data = json.loads(run("--format", "json", tmp_path / "sub").stdout)
+    data = json.loads(cli("check", "--format", "json", tmp_path / "sub").stdout)
     assert [f["code"] for f in data["findings"]] == ["TL101"]
-    data = json.loads(run("--format", "json", "--ignore", "TL1", tmp_path / "sub").stdout)
+    data = json.loads(cli("check", "--format", "json", "--ignore", "TL1", tmp_path / "sub").stdout)
     assert [f["code"] for f in data["findings"]] == ["TL201"]
 
 
-def test_per_file_ignores(tmp_path):
+def test_per_file_ignores(tmp_path, cli):
     write(tmp_path, "pyproject.toml", "[tool.tokenlint]\n[tool.tokenlint.per-file-ignores]\n'legacy_*.py' = ['TL1']\n")
     write(tmp_path, "legacy_server.py", RISKY)
-    data = json.loads(run("--format", "json", tmp_path).stdout)
+    data = json.loads(cli("check", "--format", "json", tmp_path).stdout)
     assert [f["code"] for f in data["findings"]] == ["TL201"]
 
 
-def test_extra_sources_and_bounds(tmp_path):
+def test_extra_sources_and_bounds(tmp_path, cli):
     write(tmp_path, "pyproject.toml", (
         "[tool.tokenlint]\nextra-sources = { 'warehouse.fetch_everything' = 'TL101' }\n"
         "extra-bounds = ['warehouse.first_page']\n"
@@ -161,12 +158,12 @@ def test_extra_sources_and_bounds(tmp_path):
         "    rows = first_page(fetch_everything())\n"
         "    return {'rows': rows[offset:], 'next_offset': offset + 50}\n"
     ))
-    data = json.loads(run("--format", "json", tmp_path).stdout)
+    data = json.loads(cli("check", "--format", "json", tmp_path).stdout)
     risks = {t["name"]: t["risk"] for t in data["tools"]}
     assert risks == {"everything": "HIGH", "some": "LOW"}
 
 
-def test_extra_sources_and_bounds_by_access_path(tmp_path):
+def test_extra_sources_and_bounds_by_access_path(tmp_path, cli):
     """Entries name methods of a known class (``acme_sdk.Client.list_widgets``) or of any
     receiver (``*.dump_all``); an entry that matches no call is reported, the run goes on."""
     write(tmp_path, "pyproject.toml", (
@@ -189,7 +186,7 @@ def test_extra_sources_and_bounds_by_access_path(tmp_path):
         "def widgets() -> list:\n"
         "    return client.list_widgets()\n"
     ))
-    result = run("--format", "json", tmp_path)
+    result = cli("check", "--format", "json", tmp_path)
     tools = {t["name"]: (t["risk"], tuple(t["findings"])) for t in json.loads(result.stdout)["tools"]}
     assert tools["dump"] == ("HIGH", ("TL108", "TL201"))
     assert tools["export"] == ("HIGH", ("TL105", "TL201"))
@@ -198,7 +195,7 @@ def test_extra_sources_and_bounds_by_access_path(tmp_path):
     assert "dump_all" not in result.stderr and "list_widgets" not in result.stderr
 
 
-def test_text_report_marks_verdicts_resting_on_names(tmp_path):
+def test_text_report_marks_verdicts_resting_on_names(tmp_path, cli):
     """A NONE that rests on an SDK call judged small by its name is marked ``NONE?`` with a legend;
     one resting on code tokenlint followed, or on logging only, is not."""
     write(tmp_path, "server.py", (
@@ -220,26 +217,26 @@ def test_text_report_marks_verdicts_resting_on_names(tmp_path):
         "    text = types.TextResourceContents(uri='card://1', text='hello')\n"
         "    return [types.TextContent(type='text', text='hello'), types.EmbeddedResource(type='resource', resource=text)]\n"
     ).replace("import acme_sdk\n", "import acme_sdk\nimport mcp.types as types\n"))
-    lines = run(tmp_path).stdout.splitlines()
+    lines = cli("check", tmp_path).stdout.splitlines()
     rows = {line.split()[1]: line.split()[0] for line in lines if line.startswith(("NONE", "LOW"))}
     assert rows == {"delete_widget": "NONE?", "ping": "NONE", "card": "NONE"}
     assert lines[-1].startswith("?  the verdict rests on calls into code tokenlint cannot read")
 
 
-def test_suppression_on_line_and_on_def(tmp_path):
+def test_suppression_on_line_and_on_def(tmp_path, cli):
     line = RISKY.replace('.fetchall()\n', '.fetchall()  # tokenlint: ignore[TL101]\n')
     write(tmp_path, "a.py", line)
-    data = json.loads(run("--format", "json", tmp_path / "a.py").stdout)
+    data = json.loads(cli("check", "--format", "json", tmp_path / "a.py").stdout)
     assert [f["code"] for f in data["findings"]] == ["TL201"]
     assert data["tools"][0]["risk"] == "MEDIUM"
     whole = RISKY.replace("def list_orders() -> list:", "def list_orders() -> list:  # tokenlint: ignore[TL101, TL201]")
     write(tmp_path, "b.py", whole)
-    result = run("--format", "json", tmp_path / "b.py")
+    result = cli("check", "--format", "json", tmp_path / "b.py")
     assert json.loads(result.stdout)["findings"] == []
     assert result.exit_code == 0
     bare = RISKY.replace('.fetchall()\n', '.fetchall()  # tokenlint: ignore\n')
     write(tmp_path, "c.py", bare)
-    assert len(json.loads(run("--format", "json", tmp_path / "c.py").stdout)["findings"]) == 2
+    assert len(json.loads(cli("check", "--format", "json", tmp_path / "c.py").stdout)["findings"]) == 2
 
 
 MCP_HEADER = b"from mcp.server.fastmcp import FastMCP\nmcp = FastMCP('x')\n"
@@ -255,10 +252,10 @@ MCP_HEADER = b"from mcp.server.fastmcp import FastMCP\nmcp = FastMCP('x')\n"
         ("py2.py", MCP_HEADER + b"print 'hello'\n", "syntax error"),
     ],
 )
-def test_bad_input_is_tl001_and_the_run_goes_on(tmp_path, name, content, reason):
+def test_bad_input_is_tl001_and_the_run_goes_on(tmp_path, name, content, reason, cli):
     write(tmp_path, name, content)
     write(tmp_path, "zz_server.py", RISKY)
-    result = run("--format", "json", tmp_path)
+    result = cli("check", "--format", "json", tmp_path)
     assert result.exit_code == 1
     data = json.loads(result.stdout)
     tl001 = [f for f in data["findings"] if f["code"] == "TL001"]
@@ -267,38 +264,38 @@ def test_bad_input_is_tl001_and_the_run_goes_on(tmp_path, name, content, reason)
     assert [t["name"] for t in data["tools"]] == ["list_orders"]
 
 
-def test_encodings_that_python_accepts_are_analysed(tmp_path):
+def test_encodings_that_python_accepts_are_analysed(tmp_path, cli):
     write(tmp_path, "latin.py", b"# -*- coding: latin-1 -*-\n" + RISKY.encode().replace(b'"db"', b'"d\xe9b"'))
     write(tmp_path, "bom.py", b"\xef\xbb\xbf" + RISKY.encode())
     write(tmp_path, "crlf.py", RISKY.replace("\n", "\r\n").encode())
     write(tmp_path, "empty.py", b"")
-    data = json.loads(run("--format", "json", tmp_path).stdout)
+    data = json.loads(cli("check", "--format", "json", tmp_path).stdout)
     assert [f for f in data["findings"] if f["code"] == "TL001"] == []
     assert sorted((t["path"].rsplit("/", 1)[-1], t["risk"]) for t in data["tools"]) == [
         ("bom.py", "HIGH"), ("crlf.py", "HIGH"), ("latin.py", "HIGH"),
     ]
 
 
-def test_huge_file_is_reported_not_parsed(tmp_path):
+def test_huge_file_is_reported_not_parsed(tmp_path, cli):
     big = MCP_HEADER + b"# padding\n" * 500_000
     write(tmp_path, "huge.py", big)
-    data = json.loads(run("--format", "json", tmp_path).stdout)
+    data = json.loads(cli("check", "--format", "json", tmp_path).stdout)
     assert [f["message"].split(": ", 1)[1] for f in data["findings"]] == [
         f"file too large to analyse ({len(big):,} bytes; limit 4,194,304 bytes)"
     ]
 
 
-def test_deep_nesting_does_not_crash(tmp_path):
+def test_deep_nesting_does_not_crash(tmp_path, cli):
     deep = MCP_HEADER.decode() + "x = " + "[" * 5000 + "]" * 5000 + "\n"
     write(tmp_path, "deep.py", deep)
     write(tmp_path, "server.py", RISKY)
-    result = run("--format", "json", tmp_path)
+    result = cli("check", "--format", "json", tmp_path)
     assert result.exit_code == 1
     data = json.loads(result.stdout)
     assert [t["name"] for t in data["tools"]] == ["list_orders"]
 
 
-def test_gitignore_exclude_and_venvs_are_skipped(tmp_path):
+def test_gitignore_exclude_and_venvs_are_skipped(tmp_path, cli):
     write(tmp_path, ".gitignore", "generated/\n")
     write(tmp_path, "generated/server.py", RISKY)
     write(tmp_path, "env/pyvenv.cfg", "home = /usr\n")
@@ -307,17 +304,17 @@ def test_gitignore_exclude_and_venvs_are_skipped(tmp_path):
     write(tmp_path, "vendor/server.py", RISKY)
     write(tmp_path, "app/server.py", RISKY)
     write(tmp_path, "pyproject.toml", "[tool.tokenlint]\nextend-exclude = ['vendor/']\n")
-    data = json.loads(run("--format", "json", tmp_path).stdout)
+    data = json.loads(cli("check", "--format", "json", tmp_path).stdout)
     assert [t["path"] for t in data["tools"]] == [f"{tmp_path}/app/server.py"]
-    data = json.loads(run("--format", "json", "--no-respect-gitignore", tmp_path).stdout)
+    data = json.loads(cli("check", "--format", "json", "--no-respect-gitignore", tmp_path).stdout)
     assert sorted(t["path"].split("/")[-2] for t in data["tools"]) == ["app", "generated"]
 
 
-def test_force_exclude_applies_to_named_files(tmp_path):
+def test_force_exclude_applies_to_named_files(tmp_path, cli):
     write(tmp_path, "pyproject.toml", "[tool.tokenlint]\nextend-exclude = ['vendor/']\n")
     path = write(tmp_path, "vendor/server.py", RISKY)
-    assert run(path).exit_code == 1
-    assert run("--force-exclude", path).exit_code == 0
+    assert cli("check", path).exit_code == 1
+    assert cli("check", "--force-exclude", path).exit_code == 0
 
 
 def test_missing_path_is_a_usage_error(tmp_path):
@@ -335,17 +332,17 @@ BROKEN = "from mcp.server.fastmcp import FastMCP\n\nmcp = FastMCP('x')\n\ndef f(
 
 @pytest.mark.parametrize("flags", [[], ["--select", "TL1"], ["--ignore", "TL001"], ["--ignore", "TL0"],
                                    ["--select", "TL201", "--fail-on", "high"]])
-def test_a_file_that_cannot_be_parsed_always_fails(tmp_path, flags):
+def test_a_file_that_cannot_be_parsed_always_fails(tmp_path, flags, cli):
     path = write(tmp_path, "server.py", BROKEN)
-    result = run(*flags, path)
+    result = cli("check", *flags, path)
     assert result.exit_code == 1
     assert f"{path}:5:7: TL001 cannot analyse {path}: syntax error at 5:7" in result.stdout
 
 
-def test_a_file_that_cannot_be_parsed_fails_under_per_file_ignores_config(tmp_path):
+def test_a_file_that_cannot_be_parsed_fails_under_per_file_ignores_config(tmp_path, cli):
     write(tmp_path, "pyproject.toml", "[tool.tokenlint]\nignore = ['TL001']\n"
           "per-file-ignores = {'server.py' = ['TL001']}\n")
-    result = run(write(tmp_path, "server.py", BROKEN))
+    result = cli("check", write(tmp_path, "server.py", BROKEN))
     assert result.exit_code == 1
     assert "TL001" in result.stdout
 
@@ -371,13 +368,13 @@ def test_rule_command_prints_docs():
 
 
 @pytest.mark.parametrize("expr", ["[" * 5000 + "]" * 5000, "1+" * 20000 + "1"])
-def test_pathological_nesting_is_tl001(tmp_path, expr):
+def test_pathological_nesting_is_tl001(tmp_path, expr, cli):
     write(tmp_path, "deep.py", MCP_HEADER.decode() + f"x = {expr}\n")
-    data = json.loads(run("--format", "json", tmp_path).stdout)
+    data = json.loads(cli("check", "--format", "json", tmp_path).stdout)
     assert [f["message"].split(": ", 1)[1] for f in data["findings"]][0].startswith("too deeply nested")
 
 
-def test_enum_member_tool_names(tmp_path):
+def test_enum_member_tool_names(tmp_path, cli):
     write(tmp_path, "server.py", (
         "from enum import Enum\n"
         "from mcp.server.mcpserver import MCPServer\n"
@@ -390,19 +387,19 @@ def test_enum_member_tool_names(tmp_path):
         "        return 'clean'\n"
         "    return server\n"
     ))
-    data = json.loads(run("--format", "json", tmp_path).stdout)
+    data = json.loads(cli("check", "--format", "json", tmp_path).stdout)
     assert [(t["name"], t["function"], t["framework"]) for t in data["tools"]] == [
         ("git_status", "status", "mcp-mcpserver")
     ]
 
 
-def test_a_named_tool_module_is_analysed_with_the_server_module_it_imports():
+def test_a_named_tool_module_is_analysed_with_the_server_module_it_imports(cli):
     """fixtures/split_server/tools_db.py registers its tools on the server created in server.py:
     named alone (as pre-commit names a staged file), its tools are found; only its own tools and
     their findings are reported (TL101 of all_orders sits in the helper module it calls)."""
     from helpers import FIXTURES
 
-    data = json.loads(run("--format", "json", "--no-cache", FIXTURES / "split_server" / "tools_db.py").stdout)
+    data = json.loads(cli("check", "--format", "json", "--no-cache", FIXTURES / "split_server" / "tools_db.py").stdout)
     assert sorted(t["name"] for t in data["tools"]) == [
         "all_orders", "low_stock", "order_detail", "orders_page", "stock_levels"]
     assert {t["path"] for t in data["tools"]} == {f"{FIXTURES}/split_server/tools_db.py"}
@@ -410,7 +407,7 @@ def test_a_named_tool_module_is_analysed_with_the_server_module_it_imports():
     assert {f["path"].rsplit("/", 1)[1] for f in data["findings"]} == {"tools_db.py", "helpers.py"}
 
 
-def test_the_readme_first_command_leads_with_a_risky_tool():
+def test_the_readme_first_command_leads_with_a_risky_tool(cli):
     """`tokenlint check fixtures/` (the README's first command) opens with a finding of a risky
     tool, not with a TL001 of the deliberately broken fixtures."""
     from helpers import FIXTURES, REPO
@@ -418,7 +415,7 @@ def test_the_readme_first_command_leads_with_a_risky_tool():
     readme = (REPO / "README.md").read_text(encoding="utf-8")
     assert readme.startswith("# tokenlint\n\n```bash\npython -m pip install ./tokenlint/runtime . && "
                              "tokenlint check fixtures/\n")
-    result = run("--no-cache", FIXTURES)
+    result = cli("check", "--no-cache", FIXTURES)
     first = result.stdout.splitlines()[0]
     assert " TL001 " not in first and " [*] " in first
     tool = re.search(r"tool `([^`]+)`", first).group(1)

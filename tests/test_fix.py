@@ -64,9 +64,9 @@ def test_fixed_tools_are_low_and_the_rest_unchanged(fixed_fixtures):
     cwd = os.getcwd()
     os.chdir(root.parent)
     try:
-        from tokenlint.engine import check_paths
+        from helpers import check
 
-        after = {(t.path, t.name): t.risk for t in check_paths(["fixtures"], SETTINGS).result.tools}
+        after = {(t.path, t.name): t.risk for t in check(["fixtures"], SETTINGS).result.tools}
     finally:
         os.chdir(cwd)
     fixed = {(o.path, o.name) for o in result.outcomes if o.fixed}
@@ -398,17 +398,18 @@ def test_rewrite_that_does_not_parse_is_dropped(tmp_path, monkeypatch):
     assert path.read_text() == LOWLEVEL
 
 
-def test_fixable_marks_agree_with_what_fix_does(fixed_fixtures):
-    """`[*]` (fixable) is promised for exactly the tools `fix` rewrites: no tool is marked and
-    then declined (e.g. "the rewrite would not make it LOW": data also sent in an embedded
-    resource), and every rewritten tool had a fixable finding."""
+def test_fixable_marks_agree_with_what_fix_does(fixed_fixtures, in_repo):
+    """`[*]` (fixable, as `check` marks it) is promised for exactly the tools `fix` rewrites: no
+    tool is marked and then declined (e.g. "the rewrite would not make it LOW": data also sent
+    in an embedded resource), and every rewritten tool had a fixable finding."""
+    from helpers import check
     from tokenlint.codemods.plan import NOT_LOW_REASON
 
     _, result, _ = fixed_fixtures
     def unit(path: str) -> str:  # a fixture file or package (findings may be in its helpers)
         return "/".join(path.split("/")[:2])
 
-    promised = {(unit(f.path), f.tool) for f in result.before.result.findings if f.fixable}
+    promised = {(unit(f.path), f.tool) for f in check(["fixtures"], SETTINGS).result.findings if f.fixable}
     fixed = {(unit(o.path), o.name) for o in result.outcomes if o.fixed}
     assert len(fixed) >= 60
     assert promised == fixed

@@ -17,6 +17,8 @@ from tokenlint.codemods.style import Style, style_for
 from tokenlint.config import load_settings
 from tokenlint.fixer import fix_paths, write_changes
 
+pytestmark = pytest.mark.slow
+
 SETTINGS = load_settings(None, {})
 
 

@@ -11,7 +11,7 @@ from click.testing import CliRunner
 from expectations import match_tool, read_expectations
 from tokenlint.cli import main
 from tokenlint.config import Settings
-from tokenlint.engine import check_paths
+from helpers import check
 
 from helpers import FIXTURES
 
@@ -33,7 +33,7 @@ PENDING = "fixtures/analysis_pending.py"
 
 @pytest.fixture(scope="module")
 def fixture_run():
-    return check_paths(["fixtures"], Settings())
+    return check(["fixtures"], Settings())
 
 
 def _expectations():
@@ -87,7 +87,7 @@ def test_bad_input_fixtures_are_findings_not_crashes(fixture_run):
     assert "binary file" in tl001["fixtures/bad_input/binary_blob.py"]
     assert "not valid utf-8" in tl001["fixtures/bad_input/invalid_utf8.py"]
     assert "syntax error" in tl001["fixtures/bad_input/syntax_error.py"]
-    assert fixture_run.internal_errors == []
+    assert not fixture_run.internal_errors
 
 
 @pytest.mark.usefixtures("in_repo")

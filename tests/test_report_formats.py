@@ -13,7 +13,7 @@ from click.testing import CliRunner
 from helpers import write
 from report_project import make_project
 from tokenlint.cli import main
-from tokenlint.model import CheckResult, Finding, Risk, ToolReport
+from tokenlint.model import CheckResult, Finding, Risk, ToolId, ToolReport
 from tokenlint.progress import MIN_FILES, ProgressBar, make_progress
 from tokenlint.report import FORMATS, is_human, render
 from tokenlint.rules import REGISTRY
@@ -49,7 +49,7 @@ def test_github_annotations(project):
 
 def test_github_escapes_properties_and_message():
     finding = Finding("TL101", "unbounded-query-result", "a,b:c%.py", 1, 2, "50%\nof rows, all: here",
-                      tool="t", risk=Risk.HIGH)
+                      tool="t", risk=Risk.HIGH, tool_id=ToolId("a,b:c%.py", 1, "t"))
     low = ToolReport("t", "t", "a,b:c%.py", 1, "mcp-fastmcp", Risk.LOW, ("TL101",))
     out = render("github", CheckResult((low,), (finding,), 1, 1))
     assert out == "::notice title=tokenlint (TL101),file=a%2Cb%3Ac%25.py,line=1,col=2::50%25%0Aof rows, all: here\n"

@@ -13,7 +13,7 @@ from collections import Counter
 import pytest
 
 from tokenlint.config import Settings
-from tokenlint.engine import check_paths
+from helpers import check
 from tokenlint.rules import REGISTRY, all_rules
 
 CASES = []
@@ -27,7 +27,7 @@ for rule in all_rules():
 def _findings(tmp_path, code: str) -> list[str]:
     path = tmp_path / "server.py"
     path.write_text(inspect.cleandoc(code) + "\n", encoding="utf-8")
-    run = check_paths([str(path)], Settings())
+    run = check([str(path)], Settings())
     assert not run.internal_errors
     return [f"{f.code}@{f.line}" for f in run.result.findings]
 

@@ -105,6 +105,7 @@ CLIENT = textwrap.dedent('''\
 ''')
 
 
+@pytest.mark.e2e
 def test_mcpserver_sends_every_page_within_budget_in_both_forms(tmp_path):
     """With the real mcp 2.x MCPServer and client: the text and the structured content of every
     page of a `-> str` tool are each within the budget."""

@@ -3,7 +3,7 @@ rules with their docs and CWE tags, relative URIs, stable output.
 
 The schema is not in the repository: it ships in the npm package ``@microsoft/jest-sarif``
 (``lib/schemas/sarif-2.1.0-rtm.5.json``), fetched once with ``npm pack`` into
-``tests/.sarif-schema/`` (git-ignored) and reused.
+``~/.cache/tokenlint-tests/sarif-schema/`` (``helpers.USER_CACHE``) and reused.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ import jsonschema
 import pytest
 from click.testing import CliRunner
 
-from helpers import REPO, write
+from helpers import USER_CACHE, write
 from report_project import make_project
 from tokenlint._version import __version__
 from tokenlint.cli import main
@@ -27,7 +27,7 @@ from tokenlint.rules import REGISTRY, all_rules
 
 SCHEMA_PACKAGE = "@microsoft/jest-sarif@1.0.0-beta.0"
 SCHEMA_MEMBER = "package/lib/schemas/sarif-2.1.0-rtm.5.json"
-SCHEMA_CACHE = REPO / "tests" / ".sarif-schema" / "sarif-2.1.0-rtm.5.json"
+SCHEMA_CACHE = USER_CACHE / "sarif-schema" / "sarif-2.1.0-rtm.5.json"
 
 
 def _unavailable(reason: str):

@@ -3,35 +3,26 @@
 No timing is asserted here (benchmarks/speed.py measures speed). These tests hold the fast paths
 to their slow references — the walk to ``CSTNode.children``, positions to LibCST's
 ``PositionProvider``, the byte prefilter to its regex, the import scan to ``ast`` — and the
-runs to each other: with and without the cache, cold and warm, for any ``-j``, and in process.
+runs to each other: for any ``-j`` and in process (the cache: test_cache.py).
 """
 
 from __future__ import annotations
 
 import ast
-import json
-import os
 import random
-import subprocess
-import sys
-import time
 from pathlib import Path
 
 import libcst as cst
 import pytest
-from click.testing import CliRunner
 from libcst.metadata import MetadataWrapper, PositionProvider
 
-from helpers import FIXTURES, REPO, write
-from tokenlint.cli import main
-from tokenlint.components import ModuleIndex, group, scan_imports
+from helpers import FIXTURES, REPO, check, write
+from tokenlint.run.grouping import ModuleIndex, group, scan_imports
 from tokenlint.config import Settings, rule_codes
-from tokenlint.engine import check_paths
-from tokenlint.files import PREFILTER, may_define_tools
-from tokenlint.parsing import parse_source
-from tokenlint.project import ParsedModule
-from tokenlint.runner import run_check
-from tokenlint.walk import TRIVIA, code_children, walk
+from tokenlint.source.files import PREFILTER, may_define_tools
+from tokenlint.source.parsing import parse_source
+from tokenlint.source.project import ParsedModule
+from tokenlint.source.walk import TRIVIA, code_children, walk
 
 FIXTURE_FILES = sorted(FIXTURES.rglob("*.py"))
 SOURCES = [p for p in FIXTURE_FILES if "bad_input" not in p.parts] + sorted((REPO / "tokenlint").rglob("*.py"))
@@ -147,8 +138,8 @@ def test_groups_follow_reexports_through_modules_that_are_not_candidates():
 
 
 def test_split_server_is_one_group():
-    from tokenlint.files import expand_paths
-    from tokenlint.plan import read_files
+    from tokenlint.source.files import expand_paths
+    from tokenlint.run.inputs import read_files
 
     plan = read_files(expand_paths([str(FIXTURES)], Settings()))
     groups = plan.groups()
@@ -159,158 +150,9 @@ def test_split_server_is_one_group():
 
 
 # -- runs give the same report ------------------------------------------------------------------
-@pytest.fixture(scope="module")
-def reference():
-    return check_paths([str(FIXTURES)], Settings()).result
-
-
 @pytest.mark.parametrize("jobs", [1, 2, 4])
-def test_same_result_for_any_jobs_without_cache(jobs, reference):
-    assert run_check([str(FIXTURES)], Settings(), jobs=jobs).result == reference
-
-
-def test_same_result_cold_and_warm_cache(tmp_path, reference):
-    cache = tmp_path / "cache"
-    cold = run_check([str(FIXTURES)], Settings(), jobs=2, cache_dir=cache)
-    assert (cache / ".gitignore").read_text().splitlines()[-1] == "*"
-    assert any(cache.rglob("files.json")) and len(list(cache.rglob("groups/*/*.json"))) > 2
-    warm = run_check([str(FIXTURES)], Settings(), jobs=1, cache_dir=cache)
-    warm2 = run_check([str(FIXTURES)], Settings(), jobs=4, cache_dir=cache)
-    assert cold.result == warm.result == warm2.result == reference
-    tools = {(t.path.split("fixtures/")[-1], t.name) for t in warm.result.tools}
-    assert ("split_server/tools_db.py", "all_orders") in tools  # registered on a server of another module
-
-
-def test_cache_is_keyed_by_settings(tmp_path):
-    cache = tmp_path / "cache"
-    everything = run_check([str(FIXTURES)], Settings(), cache_dir=cache).result
-    only = Settings(select=("TL401",))
-    assert run_check([str(FIXTURES)], only, cache_dir=cache).result == check_paths([str(FIXTURES)], only).result
-    assert run_check([str(FIXTURES)], Settings(), cache_dir=cache).result == everything
-
-
-SERVER = "from mcp.server.fastmcp import FastMCP\n\nmcp = FastMCP('shop')\n"
-TOOLS = """\
-import sqlite3
-
-from .server import mcp
-from .queries import orders
-
-
-@mcp.tool()
-def list_orders() -> list:
-    return orders(sqlite3.connect("shop.db"))
-"""
-UNBOUNDED = "def orders(conn):\n    return conn.execute('SELECT * FROM orders').fetchall()\n"
-BOUNDED = "def orders(conn):\n    return conn.execute('SELECT * FROM orders').fetchmany(20)\n"
-
-
-def _shop(tmp_path: Path, queries: str | None) -> Path:
-    pkg = tmp_path / "shop"
-    write(pkg, "__init__.py", "")
-    write(pkg, "server.py", SERVER)
-    write(pkg, "tools.py", TOOLS)
-    if queries is None:
-        (pkg / "queries.py").unlink(missing_ok=True)
-    else:
-        write(pkg, "queries.py", queries)
-    return pkg
-
-
-def _codes(result) -> set[str]:
-    return {f.code for f in result.findings}
-
-
-def test_changing_a_followed_helper_module_invalidates_the_cache(tmp_path):
-    """queries.py passes no prefilter (no MCP word): the tool's group is tools.py + server.py,
-    but its result depends on queries.py, which the analysis followed."""
-    pkg = _shop(tmp_path, UNBOUNDED)
-    cache = tmp_path / "cache"
-    first = run_check([str(pkg)], Settings(), cache_dir=cache).result
-    assert "TL101" in _codes(first)
-    assert run_check([str(pkg)], Settings(), cache_dir=cache).result == first
-    _shop(tmp_path, BOUNDED)
-    second = run_check([str(pkg)], Settings(), cache_dir=cache).result
-    assert second == check_paths([str(pkg)], Settings()).result
-    assert "TL101" not in _codes(second)
-    _shop(tmp_path, None)  # the helper module removed: the call can no longer be followed
-    third = run_check([str(pkg)], Settings(), cache_dir=cache).result
-    assert third == check_paths([str(pkg)], Settings()).result
-    _shop(tmp_path, UNBOUNDED)  # and added back
-    assert run_check([str(pkg)], Settings(), cache_dir=cache).result == first
-
-
-def test_an_old_file_index_entry_is_trusted_and_a_racy_one_is_not(tmp_path):
-    """The index vouches for a file only if it was modified well before the index was written:
-    otherwise a rewrite within the same timestamp tick could go unnoticed."""
-    from tokenlint.cache import RACY_NS, FileIndexStore
-
-    f = write(tmp_path, "a.py", "x = 1\n")
-    st = os.stat(f)
-    index = FileIndexStore(tmp_path / "files.json")
-    index.record(str(f), st, True, "d1")
-    index.save()
-    assert FileIndexStore(tmp_path / "files.json").known(str(f), st) is None  # written just now: racy
-    old = st.st_mtime_ns - 2 * RACY_NS
-    os.utime(f, ns=(old, old))
-    st = os.stat(f)
-    index.record(str(f), st, True, "d1")
-    index.save()
-    assert FileIndexStore(tmp_path / "files.json").known(str(f), st) == (True, "d1")
-    f.write_text("x = 2  # changed\n")
-    assert FileIndexStore(tmp_path / "files.json").known(str(f), os.stat(f)) is None
-
-
-# -- the command line ---------------------------------------------------------------------------
-def _check(args, cwd):
-    runner = CliRunner()
-    old = os.getcwd()
-    os.chdir(cwd)
-    try:
-        return runner.invoke(main, ["check", "-f", "json", *args])
-    finally:
-        os.chdir(old)
-
-
-def test_no_cache_writes_nothing_and_the_default_cache_is_self_ignoring(tmp_path):
-    pkg = _shop(tmp_path / "proj", UNBOUNDED)
-    proj = tmp_path / "proj"
-    before = sorted(p.relative_to(proj) for p in proj.rglob("*"))
-    plain = _check(["--no-cache", "shop"], proj)
-    assert plain.exit_code == 1, plain.output
-    assert sorted(p.relative_to(proj) for p in proj.rglob("*")) == before
-    cached = _check(["shop"], proj)
-    assert json.loads(cached.stdout) == json.loads(plain.stdout)
-    assert (proj / ".tokenlint_cache" / ".gitignore").read_text().splitlines()[-1] == "*"
-    assert (proj / ".tokenlint_cache" / "CACHEDIR.TAG").exists()
-    other = tmp_path / "elsewhere"
-    again = _check(["--cache-dir", str(other), "-j", "2", str(pkg)], proj)
-    assert [(f["code"], f["line"], f["column"]) for f in json.loads(again.stdout)["findings"]] == [
-        (f["code"], f["line"], f["column"]) for f in json.loads(plain.stdout)["findings"]]
-    assert (other / "CACHEDIR.TAG").exists()
-
-
-def test_cache_dir_is_git_ignored_in_this_repository():
-    if not (REPO / ".git").exists():
-        pytest.skip("not a git checkout")
-    assert subprocess.run(["git", "check-ignore", "-q", ".tokenlint_cache/x"], cwd=REPO).returncode == 0
-
-
-def test_a_fully_cached_run_does_not_load_libcst(tmp_path):
-    """A warm re-run must start fast: it reads the cache and imports no LibCST or analysis."""
-    cache = tmp_path / "cache"
-    run_check([str(FIXTURES)], Settings(), cache_dir=cache)
-    time.sleep(0.01)
-    code = (
-        "import sys\n"
-        "from tokenlint.config import Settings\nfrom tokenlint.runner import run_check\n"
-        f"r = run_check([{str(FIXTURES)!r}], Settings(), cache_dir={str(cache)!r})\n"
-        "print(len(r.result.tools), 'libcst' in sys.modules)\n"
-    )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=REPO).stdout
-    tools, loaded = out.split()
-    assert int(tools) > 20
-    assert loaded == "False"
+def test_same_result_for_any_jobs_without_cache(jobs, fixtures_report):
+    assert check([str(FIXTURES)], Settings(), jobs=jobs).result == fixtures_report
 
 
 QUERY_SERVER = """\
@@ -335,6 +177,6 @@ def test_groups_analysed_one_after_another_do_not_share_state(tmp_path):
     for i in range(60):
         write(tmp_path, f"s{i:02d}.py", QUERY_SERVER.format(i=i, limit="" if i % 2 else " LIMIT 20"))
     for jobs in (1, 2):
-        result = run_check([str(tmp_path)], Settings(), jobs=jobs).result
+        result = check([str(tmp_path)], Settings(), jobs=jobs).result
         flagged = {Path(f.path).name for f in result.findings if f.code == "TL101"}
         assert flagged == {f"s{i:02d}.py" for i in range(1, 60, 2)}

@@ -8,7 +8,9 @@ finding, not an exit 2.
 from __future__ import annotations
 
 import sys
+from collections import Counter
 from pathlib import Path
+from typing import TYPE_CHECKING, NoReturn
 
 import click
 
@@ -16,8 +18,13 @@ from tokenlint._version import RUNTIME_REQUIREMENT, __version__
 from tokenlint.config import (
     DEFAULT_MAX_RESPONSE_TOKENS, FAIL_ON_CHOICES, ConfigError, Settings, find_config, load_settings, settings_text,
 )
-from tokenlint.model import Risk
+from tokenlint import baseline
+from tokenlint.model import CheckResult, Risk
 from tokenlint.report import FORMATS, RENDERERS
+
+if TYPE_CHECKING:
+    from tokenlint.analysis.facts import ToolFacts
+    from tokenlint.run.results import RunResult
 
 
 def _codes(value: str | None) -> tuple[str, ...] | None:
@@ -125,16 +132,6 @@ def check(paths, fmt, output_file, statistics, baseline_file, write_baseline_fil
     Text output is one line per finding, `path:line:col: CODE [*] message` ([*] = fixable with
     `tokenlint fix`), then a table of tools sorted by risk; the summary goes to stderr.
     """
-    from dataclasses import replace
-
-    from tokenlint import baseline
-    from tokenlint.runner import run_check
-    from tokenlint.progress import make_progress
-    from tokenlint.report import is_human, render
-    from tokenlint.report.statistics import STATISTICS_FORMATS, render_statistics
-    from tokenlint.analysis.knowledge import unmatched_entries
-    from tokenlint.report.text import summary
-
     paths = list(paths) or ["."]
     settings = _settings(paths, config_path, {
         "select": _codes(select),
@@ -150,67 +147,137 @@ def check(paths, fmt, output_file, statistics, baseline_file, write_baseline_fil
         click.echo(settings_text(settings), nl=False)
         sys.exit(0)
     if show_files:
-        from tokenlint.files import expand_paths
+        from tokenlint.source.files import expand_paths
 
         for source in expand_paths(paths, settings):
             click.echo(source.display)
         sys.exit(0)
+    from tokenlint.report import is_human
+    from tokenlint.report.statistics import STATISTICS_FORMATS
+
     if statistics and fmt not in STATISTICS_FORMATS:
-        click.echo(f"tokenlint: error: --statistics prints text or json, not {fmt}", err=True)
-        sys.exit(2)
+        _usage_error(f"--statistics prints text or json, not {fmt}")
+    known = _load_baseline(baseline_file)
+    run = _run_check(paths, settings, jobs=jobs, cache_dir=None if no_cache else _cache_dir(cache_dir, settings),
+                     human=is_human(fmt), quiet=quiet)
+    result, held_back = _apply_baseline(run.result, known, baseline_file, write_baseline_file)
     try:
-        known = baseline.load(baseline_file) if baseline_file else None
+        _emit(_render(fmt, result, statistics=statistics, quiet=quiet), output_file)
+    except OSError as exc:
+        _usage_error(f"cannot write {output_file}: {exc.strerror or exc}")
+    _notes(run, result, settings, paths)
+    if is_human(fmt) and not quiet:
+        from tokenlint.report.text import summary
+
+        note = f" ({held_back} more in the baseline {baseline_file})" if known is not None else ""
+        click.echo(summary(result) + note, err=True)
+        if write_baseline_file:
+            click.echo(f"Wrote {len(run.result.findings)} findings to the baseline {write_baseline_file}.", err=True)
+    _warn_if_empty(result.files_checked, paths)
+    sys.exit(_check_exit_code(run, result, settings.fail_on, exit_zero=exit_zero or bool(write_baseline_file),
+                              only_reported=known is not None))
+
+
+def fix_unfixable_reason(facts: ToolFacts) -> str | None:
+    """``tokenlint fix``'s dry run on one tool, which ``check`` passes to the pipeline for its
+    ``[*]`` marks: why fix would leave the tool alone, None if it would rewrite it
+    (``codemods.plan.unfixable_reason``, imported on first use: a fully cached run of ``check``
+    loads no LibCST)."""
+    from tokenlint.codemods.plan import unfixable_reason
+
+    return unfixable_reason(facts)
+
+
+def _usage_error(message: str) -> NoReturn:
+    """Print ``tokenlint: error: message`` on stderr and exit 2."""
+    click.echo(f"tokenlint: error: {message}", err=True)
+    sys.exit(2)
+
+
+def _load_baseline(baseline_file: str | None) -> Counter[baseline.Key] | None:
+    """The recorded findings of ``--baseline`` (None without one); exit 2 if it is missing or
+    malformed."""
+    try:
+        return baseline.load(baseline_file) if baseline_file else None
     except baseline.BaselineError as exc:
-        click.echo(f"tokenlint: error: {exc}", err=True)
-        sys.exit(2)
-    progress = make_progress(is_human(fmt), quiet)
+        _usage_error(str(exc))
+
+
+def _run_check(paths: list[str], settings: Settings, *, jobs: int | None, cache_dir: Path | None,
+               human: bool, quiet: bool) -> RunResult:
+    """Run the pipeline as ``check`` does: ``jobs`` worker processes, the cache in ``cache_dir``
+    (None: no cache), ``[*]`` marks from fix's planner, a progress bar for people. On
+    tokenlint's own failure, print one line and exit 2."""
+    from tokenlint.progress import make_progress
+    from tokenlint.run.cache import Cache
+    from tokenlint.run.pipeline import Pooled, check_paths
+
+    progress = make_progress(human, quiet)
     try:
-        run = run_check(paths, settings, jobs=jobs, progress=progress,
-                        cache_dir=None if no_cache else _cache_dir(cache_dir, settings))
+        cache = Cache(cache_dir, settings, fix_unfixable_reason) if cache_dir is not None else None
+        return check_paths(paths, settings, unfixable_reason=fix_unfixable_reason,
+                           executor=Pooled(jobs, cache), progress=progress)
     except Exception as exc:  # tokenlint's own failure: one line, exit 2
         click.echo(f"tokenlint: internal error: {type(exc).__name__}: {exc}", err=True)
         sys.exit(2)
     finally:
         if progress is not None:
             progress.close()
-    result = run.result
+
+
+def _apply_baseline(result: CheckResult, known: Counter[baseline.Key] | None, baseline_file: str | None,
+                    write_baseline_file: str | None) -> tuple[CheckResult, int]:
+    """Write ``--write-baseline`` (every finding of ``result``) and keep, with ``--baseline``,
+    only the new findings. Returns the result to report and how many findings the baseline
+    held back (0 without one). Exit 2 if a baseline cannot be written or read."""
     try:
         if write_baseline_file:
             baseline.write(result.findings, write_baseline_file)
-        if known is not None:
+        if known is not None and baseline_file is not None:
             filtered = baseline.filter_new(result, known, baseline_file)
-            result = filtered.result
+            return filtered.result, filtered.known
     except baseline.BaselineError as exc:
-        click.echo(f"tokenlint: error: {exc}", err=True)
-        sys.exit(2)
+        _usage_error(str(exc))
+    return result, 0
+
+
+def _render(fmt: str, result: CheckResult, *, statistics: bool, quiet: bool) -> str:
+    """The report in format ``fmt``: the per-rule counts with ``--statistics``; the findings
+    alone (no tool table) with ``--quiet`` in text."""
+    from dataclasses import replace
+
+    from tokenlint.report import render
+    from tokenlint.report.statistics import render_statistics
+
     if statistics:
-        out = render_statistics(fmt, result)
-    elif quiet and fmt == "text":
-        out = render(fmt, replace(result, tools=()))
-    else:
-        out = render(fmt, result)
-    try:
-        _emit(out, output_file)
-    except OSError as exc:
-        click.echo(f"tokenlint: error: cannot write {output_file}: {exc.strerror or exc}", err=True)
-        sys.exit(2)
+        return render_statistics(fmt, result)
+    if quiet and fmt == "text":
+        return render(fmt, replace(result, tools=()))
+    return render(fmt, result)
+
+
+def _notes(run: RunResult, result: CheckResult, settings: Settings, paths: list[str]) -> None:
+    """Internal errors, then configured ``extra-sources``/``extra-bounds`` that matched no call,
+    on stderr."""
+    from tokenlint.analysis.knowledge import unmatched_entries
+
     for err in run.internal_errors:
         click.echo(f"tokenlint: {err}", err=True)
     if result.files_checked:
         for entry in unmatched_entries(settings.extra_sources, settings.extra_bounds, run.matched_knowledge):
             click.echo(f"tokenlint: warning: {entry} in the configuration matched no call in the checked files",
                        err=True)
-    if is_human(fmt) and not quiet:
-        note = f" ({filtered.known} more in the baseline {baseline_file})" if known is not None else ""
-        click.echo(summary(result) + note, err=True)
-        if write_baseline_file:
-            click.echo(f"Wrote {len(run.result.findings)} findings to the baseline {write_baseline_file}.", err=True)
-    _warn_if_empty(result.files_checked, paths)
+
+
+def _check_exit_code(run: RunResult, result: CheckResult, fail_on: str, *, exit_zero: bool,
+                     only_reported: bool) -> int:
+    """2 on an internal error; else 0 with ``exit_zero`` (``--exit-zero``, ``--write-baseline``);
+    else 1 if the reported ``result`` fails (``_fails``), 0 if not."""
     if run.internal_errors:
-        sys.exit(2)
-    if exit_zero or write_baseline_file:
-        sys.exit(0)
-    sys.exit(1 if _fails(result, settings.fail_on, only_reported=known is not None) else 0)
+        return 2
+    if exit_zero:
+        return 0
+    return 1 if _fails(result, fail_on, only_reported=only_reported) else 0
 
 
 def _emit(text: str, output_file: str | None) -> None:
@@ -223,15 +290,15 @@ def _emit(text: str, output_file: str | None) -> None:
     path.write_text(text, encoding="utf-8")
 
 
-def _cache_dir(option: str | None, settings) -> Path:
+def _cache_dir(option: str | None, settings: Settings) -> Path:
     """``--cache-dir``, else ``.tokenlint_cache`` in the configuration's directory (``root``:
     the working directory when no pyproject.toml configures tokenlint), as ruff places its own."""
-    from tokenlint.cache import CACHE_DIR_NAME
+    from tokenlint.run.cache import CACHE_DIR_NAME
 
     return Path(option) if option else Path(settings.root) / CACHE_DIR_NAME
 
 
-def _fails(result, fail_on: str, only_reported: bool = False) -> bool:
+def _fails(result: CheckResult, fail_on: str, only_reported: bool = False) -> bool:
     """Whether the run exits 1: a TL001, or any finding (``fail_on="any"``), or a tool at or
     above ``fail_on``. With a baseline (``only_reported``), only tools with a new finding count."""
     if any(f.code == "TL001" for f in result.findings):
@@ -239,8 +306,8 @@ def _fails(result, fail_on: str, only_reported: bool = False) -> bool:
     if fail_on == "any":
         return bool(result.findings)
     threshold = Risk.parse(fail_on)
-    reported = {f.tool for f in result.findings}
-    return any(t.risk >= threshold and (not only_reported or t.name in reported) for t in result.tools)
+    reported = {f.tool_id for f in result.findings}
+    return any(t.risk >= threshold and (not only_reported or t.id in reported) for t in result.tools)
 
 
 def _settings(paths: list[str], config_path: str | None, overrides: dict) -> Settings:

@@ -32,12 +32,13 @@ from tokenlint.codemods.requirement import declare_runtime
 from tokenlint.codemods.style import style_for
 from tokenlint.codemods.plan import NOT_LOW_REASON, FilePlan, ToolOutcome, plan_module
 from tokenlint.config import Settings
-from tokenlint.engine import RunResult, check_files
-from tokenlint.files import context_files, expand_paths
-from tokenlint.imports import dotted_name
+from tokenlint.run.pipeline import check_files
+from tokenlint.run.results import RunResult
+from tokenlint.source.files import context_files, expand_paths
+from tokenlint.source.imports import dotted_name
 from tokenlint.model import Risk
-from tokenlint.project import ParsedModule
-from tokenlint.sourcefile import SourceError, read_source
+from tokenlint.source.project import ParsedModule
+from tokenlint.source.decoding import SourceError, read_source
 
 #: How many times a file is re-planned without the tools a rewrite did not make LOW.
 MAX_ATTEMPTS = 3

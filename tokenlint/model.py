@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 
 class Risk(enum.IntEnum):
@@ -34,12 +35,14 @@ class Risk(enum.IntEnum):
             ) from None
 
 
-@dataclass(frozen=True, order=True)
-class Position:
-    """A place in a file: ``line`` 1-based, ``column`` 1-based (characters, not bytes)."""
+class ToolId(NamedTuple):
+    """Which tool a finding belongs to: the display ``path`` and 1-based ``line`` of its
+    definition (``ToolReport.path``/``line``) and its client-visible ``name``. A finding may sit
+    in a helper module; this still names the tool it was reported for."""
 
+    path: str
     line: int
-    column: int
+    name: str
 
 
 @dataclass(frozen=True)
@@ -48,6 +51,8 @@ class Finding:
 
     ``risk`` is what this finding alone implies for its tool (HIGH for an unbounded source,
     MEDIUM for a capped one); the tool's level is the worst of its findings' (risk.py).
+    ``tool`` is the tool's client-visible name as reports print it, ``tool_id`` the tool's
+    identity (None for findings outside any tool: TL001, TL002).
     """
 
     code: str
@@ -61,8 +66,10 @@ class Finding:
     fixable: bool = False
     end_line: int | None = None
     end_column: int | None = None
+    tool_id: ToolId | None = None
 
-    def sort_key(self) -> tuple:
+    def sort_key(self) -> tuple[str, int, int, str, str]:
+        """The report order: path, line, column, code, message."""
         return (self.path, self.line, self.column, self.code, self.message)
 
 
@@ -86,15 +93,10 @@ class ToolReport:
     findings: tuple[str, ...] = ()
     untraced: tuple[str, ...] = ()
 
-
-@dataclass(frozen=True)
-class FileResult:
-    """Everything one file contributed: its tools and findings, or the reason it was skipped."""
-
-    path: str
-    tools: tuple[ToolReport, ...] = ()
-    findings: tuple[Finding, ...] = ()
-    parsed: bool = False
+    @property
+    def id(self) -> ToolId:
+        """This tool's identity, as its findings carry it (``Finding.tool_id``)."""
+        return ToolId(self.path, self.line, self.name)
 
 
 @dataclass(frozen=True)
@@ -105,9 +107,6 @@ class CheckResult:
     findings: tuple[Finding, ...]
     files_checked: int
     files_parsed: int
-
-    def worst_risk(self) -> Risk:
-        return max((t.risk for t in self.tools), default=Risk.NONE)
 
 
 @dataclass(frozen=True)

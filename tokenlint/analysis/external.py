@@ -18,7 +18,7 @@ from tokenlint.analysis.constants import module_constant, string_literal
 from tokenlint.analysis.shapes import COLLECTION_VERBS, WRITE_VERBS, Shape, call_shape, is_plural, words
 from tokenlint.analysis.taints import EMPTY, Bound, Flow, Marker, Measure, Param, Site, Src, markers, params, union
 from tokenlint.analysis.values import BUILTINS, VALUE_METHODS, chain_root, is_stdlib
-from tokenlint.imports import dotted_name
+from tokenlint.source.imports import dotted_name
 
 
 class ExternalCalls:

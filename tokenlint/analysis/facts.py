@@ -27,9 +27,9 @@ from tokenlint.analysis.interpreter import Analyzer, FunctionInterpreter, SizeCh
 from tokenlint.analysis.taints import Site, Src, sources
 from tokenlint.analysis.values import is_arguments_name
 from tokenlint.discovery import ToolDef, function_body
-from tokenlint.imports import dotted_name
+from tokenlint.source.imports import dotted_name
 from tokenlint.model import Risk
-from tokenlint.walk import code_children, literal_string
+from tokenlint.source.walk import code_children, literal_string
 
 #: An enforced character cap above this is no budget: Claude Code persists results above
 #: 50,000 chars and refuses above 25,000 tokens (~100,000 chars of prose) — field.md §2.

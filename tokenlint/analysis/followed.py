@@ -20,8 +20,8 @@ from tokenlint.analysis.external import SIZE_UNKNOWN, ack_of_write, drained, par
 from tokenlint.analysis.taints import (EMPTY, Bound, Flow, Marker, Measure, Param, Src, apply_bound, markers, params,
                                       union)
 from tokenlint.analysis.values import MAX_HELPER_DEPTH, body_of, empty_collection, is_stdlib
-from tokenlint.imports import dotted_name
-from tokenlint.walk import code_children
+from tokenlint.source.imports import dotted_name
+from tokenlint.source.walk import code_children
 
 if TYPE_CHECKING:
     from tokenlint.analysis.interpreter import Summary

@@ -35,8 +35,8 @@ from tokenlint.analysis.taints import (EMPTY, Bound, Flow, Marker, Measure, Para
                                        measure_of, params, scalar_of, union)
 from tokenlint.analysis.values import (BUILTINS, RUNTIME_COLLECTION, body_of, chain_root, empty_collection,
                                        is_arguments_name, is_stdlib, one_element, response_like, statements_of)
-from tokenlint.imports import dotted_name
-from tokenlint.walk import code_children, walk
+from tokenlint.source.imports import dotted_name
+from tokenlint.source.walk import code_children, walk
 
 
 #: Functions that read a whole file object they are given.

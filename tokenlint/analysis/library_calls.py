@@ -18,7 +18,7 @@ from tokenlint.analysis.taints import (EMPTY, Bound, Flow, Marker, Param, Site, 
                                        scalar_of, sources, union)
 from tokenlint.analysis.values import (ACCUMULATORS, client_like, file_like, is_arguments_name, is_collection_src,
                                        one_element)
-from tokenlint.imports import dotted_name
+from tokenlint.source.imports import dotted_name
 
 
 #: Top-level packages of HTTP clients (a ``client.get(url)`` of theirs returns a response).

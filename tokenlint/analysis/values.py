@@ -12,7 +12,7 @@ from typing import Sequence
 import libcst as cst
 
 from tokenlint.analysis.taints import Flow, Src
-from tokenlint.imports import dotted_name
+from tokenlint.source.imports import dotted_name
 
 MAX_HELPER_DEPTH = 4
 

@@ -23,8 +23,8 @@ from libcst.metadata import PositionProvider
 from tokenlint.codemods.layout import layout_statement
 from tokenlint.codemods.style import Style
 from tokenlint.codemods.plan import PAGING_HINT, FilePlan, FunctionEdit, NodeKey, Wrap, node_code, variable_names
-from tokenlint.imports import dotted_name
-from tokenlint.walk import walk
+from tokenlint.source.imports import dotted_name
+from tokenlint.source.walk import walk
 
 #: ``context.scratch`` key holding the ``FilePlan`` of the file being transformed.
 PLAN_KEY = "tokenlint.plan"

@@ -35,10 +35,10 @@ import libcst as cst
 
 from tokenlint.analysis.facts import HUGE_CHARS, HUGE_ITEMS, FlowKind, ToolFacts
 from tokenlint.discovery.lowlevel import literal_names
-from tokenlint.imports import dotted_name
+from tokenlint.source.imports import dotted_name
 from tokenlint.model import Risk
-from tokenlint.project import ParsedModule
-from tokenlint.walk import code_children, walk  # skip whitespace; ~10x faster than .children
+from tokenlint.source.project import ParsedModule
+from tokenlint.source.walk import code_children, walk  # skip whitespace; ~10x faster than .children
 
 #: Enforced maximum given to an unclamped item limit (TL107), in items: the largest cap the
 #: analysis still counts as a bound (``facts.HUGE_ITEMS``); pages keep each response in budget.

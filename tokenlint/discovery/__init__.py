@@ -8,18 +8,19 @@ Two families (one module each):
 - ``lowlevel``: ``mcp.server.lowlevel.Server`` with one ``call_tool`` handler whose branches on the
   tool name are the tools (``if``/``elif``, ``match``, enum members, a dict or list of handlers).
 
-Names are resolved through the module's import table (``tokenlint.imports``), never by spelling:
+Names are resolved through the module's import table (``tokenlint.source.imports``), never by spelling:
 a home-made ``FastMCP`` class is not an MCP server.
 """
 
 from __future__ import annotations
 
+import enum
 from dataclasses import dataclass, field
 from typing import Sequence
 
 import libcst as cst
 
-from tokenlint.project import ParsedModule
+from tokenlint.source.project import ParsedModule
 
 #: Qualified class names → framework label used in reports.
 SERVER_CLASSES: dict[str, str] = {
@@ -43,6 +44,15 @@ SERVER_CLASSES: dict[str, str] = {
 UNRESOLVED_FRAMEWORK = "fastmcp-compatible"
 
 
+class ArgsStyle(str, enum.Enum):
+    """How the model's arguments reach a tool: ``SIGNATURE``, as the function's parameters
+    (FastMCP and friends); ``MAPPING``, as one ``arguments`` dict (a low-level dispatch branch).
+    A ``str`` enum: it compares equal to ``"signature"`` / ``"mapping"``."""
+
+    SIGNATURE = "signature"
+    MAPPING = "mapping"
+
+
 @dataclass(eq=False)
 class ToolDef:
     """One discovered tool.
@@ -51,8 +61,7 @@ class ToolDef:
     ``body`` the statements that produce its response (the function body, or the branch's
     statements); ``anchor`` the node whose line is the tool's line; ``suppress_lines_nodes``
     the nodes whose lines may carry a whole-tool suppression (def, decorators, branch).
-    ``args_style`` says how the model's arguments arrive: ``"signature"`` (FastMCP parameters)
-    or ``"mapping"`` (low-level ``arguments`` dict).
+    ``args_style`` says how the model's arguments arrive (``ArgsStyle``).
     """
 
     name: str
@@ -63,7 +72,7 @@ class ToolDef:
     body: Sequence[cst.BaseStatement]
     anchor: cst.CSTNode
     server_id: str | None
-    args_style: str = "signature"
+    args_style: ArgsStyle = ArgsStyle.SIGNATURE
     suppress_nodes: list[cst.CSTNode] = field(default_factory=list)
     decorator: cst.CSTNode | None = None
     class_name: str | None = None

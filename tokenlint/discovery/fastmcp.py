@@ -25,9 +25,9 @@ from tokenlint.discovery.values import (
     string_value,
     subclasses,
 )
-from tokenlint.walk import walk
-from tokenlint.imports import dotted_name
-from tokenlint.project import ParsedModule, Project
+from tokenlint.source.walk import walk
+from tokenlint.source.imports import dotted_name
+from tokenlint.source.project import ParsedModule, Project
 
 
 def _tool_name_args(call: cst.Call | None, mod: ParsedModule | None = None) -> str | None:

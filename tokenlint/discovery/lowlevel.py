@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from tokenlint.discovery import ToolDef, function_body
+from tokenlint.discovery import ArgsStyle, ToolDef, function_body
 from tokenlint.discovery.servers import ServerRegistry, _string, _walk
 from tokenlint.discovery.values import (
     Val,
@@ -30,8 +30,8 @@ from tokenlint.discovery.values import (
     instance_attr,
     string_value,
 )
-from tokenlint.imports import dotted_name
-from tokenlint.project import ParsedModule, Project
+from tokenlint.source.imports import dotted_name
+from tokenlint.source.project import ParsedModule, Project
 
 FRAMEWORK = "mcp-lowlevel"
 
@@ -368,7 +368,7 @@ class _Dispatch:
                 body=list(body),
                 anchor=anchor,
                 server_id=None,
-                args_style="mapping",
+                args_style=ArgsStyle.MAPPING,
                 suppress_nodes=[anchor] if func is None else [anchor, fn],
                 class_name=class_name,
             )

@@ -3,7 +3,7 @@
 ``discover_module`` runs both families (``fastmcp``, ``lowlevel``) with one ``Values`` resolver
 per group of modules; an ``Unresolved`` is a place where a server is seen registering something
 tokenlint cannot follow (``x.tool(make())``, a ``call_tool`` handler dispatching to objects
-nobody lists, a write into a server's tool table from an unknown iterable). The engine turns
+nobody lists, a write into a server's tool table from an unknown iterable). ``run.analyse`` turns
 each into a TL002 finding, so a server tokenlint does not understand is never reported as
 having no tools and nothing to say.
 """
@@ -11,6 +11,7 @@ having no tools and nothing to say.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Sequence
 
 import libcst as cst
 
@@ -19,7 +20,22 @@ from tokenlint.discovery.fastmcp import find_fastmcp_tools
 from tokenlint.discovery.lowlevel import find_lowlevel_tools
 from tokenlint.discovery.servers import ServerRegistry
 from tokenlint.discovery.values import Values
-from tokenlint.project import ParsedModule, Project
+from tokenlint.source.project import ParsedModule, Project
+
+
+def scan_servers(modules: Sequence[ParsedModule], aliases: dict[str, str]) -> ServerRegistry:
+    """The servers of a group of modules, for ``discover_module``: server classes first
+    (subclasses of subclasses, up to three rounds), then server objects, then mounts of one
+    server on another. ``aliases``: ``Project.aliases``."""
+    servers = ServerRegistry(aliases=aliases)
+    for _ in range(3):
+        if not any([servers.scan_classes(mod) for mod in modules]):
+            break
+    for mod in modules:
+        servers.scan(mod)
+    for mod in modules:
+        servers.scan_mounts(mod)
+    return servers
 
 
 @dataclass(frozen=True, eq=False)
@@ -35,7 +51,7 @@ def discover_module(mod: ParsedModule, project: Project, servers: ServerRegistry
                     values: Values | None = None) -> tuple[list[ToolDef], list[Unresolved]]:
     """``(tools, unresolved registrations)`` of ``mod``. ``values`` may be shared by the
     modules of a group (it caches per-function assignment tables). Raises what LibCST or a
-    pathological input raises (``RecursionError``); the engine reports those."""
+    pathological input raises (``RecursionError``); ``run.analyse`` reports those."""
     values = values or Values(project)
     raw: list = []
     tools = find_fastmcp_tools(mod, project, servers, values, raw)

@@ -16,9 +16,9 @@ from dataclasses import dataclass, field
 import libcst as cst
 
 from tokenlint.discovery import SERVER_CLASSES, UNRESOLVED_FRAMEWORK
-from tokenlint.imports import dotted_name
-from tokenlint.project import ParsedModule, Project
-from tokenlint.walk import literal_string, walk
+from tokenlint.source.imports import dotted_name
+from tokenlint.source.project import ParsedModule, Project
+from tokenlint.source.walk import literal_string, walk
 
 
 @dataclass
@@ -36,7 +36,7 @@ class ServerRegistry:
     non_servers: set[str] = field(default_factory=set)
     mounts: dict[str, str] = field(default_factory=dict)
     sdk_modules: set[str] = field(default_factory=set)
-    #: Other names the code imports run modules by (``components.module_aliases``).
+    #: Other names the code imports run modules by (``run.grouping.module_aliases``).
     aliases: dict[str, str] = field(default_factory=dict)
 
     def canonical(self, qn: str) -> str:

@@ -28,9 +28,9 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
-from tokenlint.imports import dotted_name
-from tokenlint.project import ParsedModule, Project, star_imports
-from tokenlint.walk import code_children, walk
+from tokenlint.source.imports import dotted_name
+from tokenlint.source.project import ParsedModule, Project, star_imports
+from tokenlint.source.walk import code_children, walk
 
 MAX_DEPTH = 8
 MAX_ENVS = 256

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from tokenlint.model import CheckResult, Finding, Risk, ToolReport
+from tokenlint.model import CheckResult, Finding, Risk
 
 #: format name → renderer class, in registration order.
 RENDERERS: dict[str, type[Renderer]] = {}
@@ -32,22 +32,8 @@ class Renderer:
 
 
 def finding_risks(result: CheckResult) -> dict[Finding, Risk]:
-    """The risk of the tool each finding belongs to, which sets a finding's level in SARIF and
-    GitHub annotations (HIGH→error, MEDIUM→warning, LOW→note/notice).
-
-    A finding names its tool; it may sit in a helper module other than the tool's, so the tool
-    is matched by name (preferring one in the same file that lists the finding's code). A
-    finding outside any tool (TL001) keeps its own risk.
-    """
-    by_name: dict[str, list[ToolReport]] = {}
-    for t in result.tools:
-        by_name.setdefault(t.name, []).append(t)
-    risks: dict[Finding, Risk] = {}
-    for f in result.findings:
-        candidates = by_name.get(f.tool or "", [])
-        if candidates:
-            best = max(candidates, key=lambda t: (f.code in t.findings, t.path == f.path, t.risk))
-            risks[f] = best.risk
-        else:
-            risks[f] = f.risk
-    return risks
+    """The risk of the tool each finding belongs to (``Finding.tool_id``), which sets a
+    finding's level in SARIF and GitHub annotations (HIGH→error, MEDIUM→warning,
+    LOW→note/notice). A finding outside any tool (TL001, TL002) keeps its own risk."""
+    by_id = {t.id: t.risk for t in result.tools}
+    return {f: by_id.get(f.tool_id, f.risk) if f.tool_id is not None else f.risk for f in result.findings}

@@ -10,28 +10,36 @@ implements ``check``. Subclassing registers the rule (``REGISTRY``, keyed by cod
 from __future__ import annotations
 
 import inspect
-from typing import ClassVar, Iterable
+from typing import TYPE_CHECKING, ClassVar, Iterable, cast
 
 from tokenlint.analysis.facts import ToolFacts
 from tokenlint.analysis.taints import Site
-from tokenlint.model import Finding, Invalid, Risk, Valid
+from tokenlint.model import Finding, Invalid, Risk, ToolId, Valid
+
+if TYPE_CHECKING:
+    from tokenlint.config import Settings
+    from tokenlint.source.project import ParsedModule
 
 REGISTRY: dict[str, type[Rule]] = {}
 
 
 class RuleContext:
-    """What a rule may use while checking: the settings (budgets in tokens)."""
+    """What a rule may use while checking one tool: the settings (budgets in tokens) and the
+    identity of the tool its findings belong to (None outside a tool)."""
 
-    def __init__(self, settings) -> None:
+    def __init__(self, settings: Settings, tool_id: ToolId | None = None) -> None:
         self.settings = settings
+        self.tool_id = tool_id
 
     def finding(self, rule: Rule, site: Site, message: str, tool: str | None, risk: Risk) -> Finding:
-        """A finding at ``site`` (1-based line and column) in the site's own module."""
-        line, col, end_line, end_col = site.module.position(site.node)
+        """A finding at ``site`` (1-based line and column) in the site's own module, for the
+        tool named ``tool`` (the context's tool: it carries the context's ``tool_id``)."""
+        module = cast("ParsedModule", site.module)  # typed ``object`` in taints (an import cycle)
+        line, col, end_line, end_col = module.position(site.node)
         return Finding(
             code=rule.code,
             name=rule.name,
-            path=site.module.display_path,
+            path=module.display_path,
             line=line,
             column=col,
             message=message,
@@ -40,6 +48,7 @@ class RuleContext:
             fixable=rule.fixable,
             end_line=end_line,
             end_column=end_col,
+            tool_id=self.tool_id if tool is not None else None,
         )
 
 

@@ -62,7 +62,7 @@ class CostlyToolDefinition(Rule):
         tokens = count_tokens(facts.definition_text)
         if tokens > budget:
             node = facts.tool.func
-            site = facts.tool.module and _site(facts, node)
+            site = _site(facts, node)
             yield ctx.finding(
                 self,
                 site,

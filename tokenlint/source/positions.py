@@ -5,12 +5,14 @@ where each node starts and ends — and ``MetadataWrapper.resolve`` adds a full 
 tree on top. A module reports a handful of nodes, most of them inside a few tool functions. So
 ``Positions`` generates the code of one top-level statement at a time, starting the position
 counter at that statement's first line, which CPython's ``ast`` (already parsed as the guard of
-``tokenlint.parsing``) gives for free. The ranges are exactly the provider's: the same codegen,
+``tokenlint.source.parsing``) gives for free. The ranges are exactly the provider's: the same codegen,
 the same state, only started mid-file. Without the statement lines (LibCST parsed syntax the
 running Python could not) it falls back to the provider over the whole module.
 """
 
 from __future__ import annotations
+
+from typing import cast
 
 import libcst as cst
 from libcst.metadata import CodeRange
@@ -31,7 +33,7 @@ class Positions:
         self.tree = tree
         self.ranges: dict[cst.CSTNode, CodeRange] = {}
         self._done: set[int] = set()
-        self._starts = _statement_starts(tree, stmt_lines) if PositionProvidingCodegenState else None
+        self._starts = _statement_starts(tree, stmt_lines) if PositionProvidingCodegenState is not None else None
         self._whole = False
 
     def get(self, node: cst.CSTNode, statement: int | None) -> CodeRange | None:
@@ -51,14 +53,14 @@ class Positions:
         stmt = self.tree.body[index]
         provider = PositionProvider()
         provider._computed = {}
-        state = PositionProvidingCodegenState(  # type: ignore[misc]
+        state = PositionProvidingCodegenState(
             default_indent=self.tree.default_indent,
             default_newline=self.tree.default_newline,
             provider=provider,
         )
         state.line = self._starts[index]  # type: ignore[index]
         stmt._codegen(state)
-        self.ranges.update(provider._computed)
+        self.ranges.update(cast("dict[cst.CSTNode, CodeRange]", provider._computed))
 
     def _resolve_whole(self) -> None:
         if self._whole:
@@ -68,7 +70,7 @@ class Positions:
             provider = PositionProvider()
             provider._computed = {}
             provider._gen_impl(self.tree)  # what MetadataWrapper.resolve does, minus a full visit
-            self.ranges.update(provider._computed)
+            self.ranges.update(cast("dict[cst.CSTNode, CodeRange]", provider._computed))
         else:  # pragma: no cover
             self.ranges.update(cst.MetadataWrapper(self.tree, unsafe_skip_copy=True).resolve(PositionProvider))
 

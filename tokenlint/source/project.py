@@ -12,12 +12,12 @@ from pathlib import Path
 
 import libcst as cst
 
-from tokenlint.components import module_aliases
-from tokenlint.imports import ImportTable, module_name_for
-from tokenlint.parsing import parse_source
-from tokenlint.positions import Positions
-from tokenlint.sourcefile import SourceError, read_source
-from tokenlint.walk import walk_with_class
+from tokenlint.run.grouping import module_aliases
+from tokenlint.source.imports import ImportTable, module_name_for
+from tokenlint.source.parsing import parse_source
+from tokenlint.source.positions import Positions
+from tokenlint.source.decoding import SourceError, read_source
+from tokenlint.source.walk import walk_with_class
 
 
 @dataclass(eq=False)
@@ -63,7 +63,7 @@ class ParsedModule:
         return mod
 
     def nodes(self) -> list[tuple[cst.CSTNode, str | None]]:
-        """Every code node of the module (no whitespace or punctuation, see ``tokenlint.walk``)
+        """Every code node of the module (no whitespace or punctuation, see ``tokenlint.source.walk``)
         in source order, each with the name of its innermost enclosing class (None outside
         classes). Walked once, on first use, and shared by every discovery pass."""
         if self._nodes is None:
@@ -82,7 +82,7 @@ class ParsedModule:
         """(line, column, end_line, end_column) of a node: lines 1-based, columns 1-based.
 
         Positions are resolved once per top-level statement holding a reported node
-        (``tokenlint.positions``), and only for modules that report something.
+        (``tokenlint.source.positions``), and only for modules that report something.
         """
         if self._positions is None:
             self._positions = Positions(self.tree, self.stmt_lines)
@@ -126,7 +126,7 @@ class Project:
     def __init__(self, module_files: dict[str, tuple[Path, str]],
                  overrides: dict[Path, str] | None = None, aliases: dict[str, str] | None = None) -> None:
         self.module_files = module_files
-        #: Other names the code imports run modules by (``components.module_aliases``; the run
+        #: Other names the code imports run modules by (``run.grouping.module_aliases``; the run
         #: plan computes them once and hands them to each group's project).
         self.aliases = aliases if aliases is not None else module_aliases(module_files)
         self.overrides = overrides or {}

@@ -1,57 +1,33 @@
-"""The part of a run before and after analysis: read and prefilter files, group candidates,
-merge group results. Imports no LibCST, so a warm run (everything cached) never loads it.
+"""What goes into a run: the files read and prefiltered, their module names, the candidates in
+groups. Imports no LibCST, so a warm run (everything cached) never loads it.
 
 ``read_files`` reads every file once (or not at all when the cache's file index vouches for
 it), turns unreadable and too-large files into TL001 findings, applies the byte prefilter and
 names each candidate's module. ``RunPlan.groups`` partitions the candidates into groups that
-can be analysed independently (``tokenlint.components``). ``merge`` sorts the groups' results
-into one deterministic ``CheckResult``, whatever order or process they were computed in.
+can be analysed independently (``tokenlint.run.grouping``); ``tokenlint.run.results`` merges what the groups produce.
 """
 
 from __future__ import annotations
 
-import fnmatch
 import hashlib
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Protocol
+from typing import Protocol
 
-from tokenlint.components import Import, ModuleIndex, group, module_aliases, scan_imports
-from tokenlint.files import SourcePath, may_define_tools
-from tokenlint.model import CheckResult, Finding, Risk, ToolReport
-from tokenlint.sourcefile import MAX_FILE_BYTES
+from tokenlint.run.grouping import Import, ModuleIndex, group, module_aliases, scan_imports
+from tokenlint.source.files import SourcePath, may_define_tools
+from tokenlint.model import Finding
+from tokenlint.run.results import file_finding
+from tokenlint.source.decoding import MAX_FILE_BYTES
 
-if TYPE_CHECKING:
-    from tokenlint.analysis.facts import ToolFacts
-    from tokenlint.config import Settings
-
-#: TL001's code and name (``tokenlint.rules.tl001_parse_error`` documents the rule).
-PARSE_ERROR = ("TL001", "parse-error")
 #: Bytes read from a file above ``MAX_FILE_BYTES`` to decide whether its TL001 is worth reporting.
 HEAD_BYTES = 1 << 16
-
-
-def file_finding(path: str, line: int, col: int, reason: str) -> Finding:
-    """The TL001 finding for a file (or a tool) tokenlint cannot analyse."""
-    return Finding(PARSE_ERROR[0], PARSE_ERROR[1], path, line, col, f"cannot analyse {path}: {reason}", None, Risk.HIGH)
 
 
 def digest(data: bytes) -> str:
     """The content key of a file: BLAKE2b, 128 bits, hex."""
     return hashlib.blake2b(data, digest_size=16).hexdigest()
-
-
-@dataclass
-class RunResult:
-    """A ``CheckResult`` plus what the CLI needs besides: internal errors and per-tool facts
-    (``facts`` holds live LibCST nodes; it is filled only by the in-process ``check_files``)."""
-
-    result: CheckResult
-    internal_errors: list[str] = field(default_factory=list)
-    facts: list[ToolFacts] = field(default_factory=list)
-    #: ``extra-sources`` / ``extra-bounds`` paths that matched a call somewhere in the run.
-    matched_knowledge: set[str] = field(default_factory=set)
 
 
 @dataclass
@@ -83,25 +59,6 @@ class Candidate:
     def stripped(self) -> Candidate:
         """A copy without the bytes, cheap to send to a worker process (which reads the file)."""
         return Candidate(self.source, self.module_name, None, self.text, self.digest)
-
-
-@dataclass
-class GroupResult:
-    """What one group of candidates produced. Picklable; ``facts`` only in-process.
-
-    ``looked_up`` maps every module name the analysis looked up outside the group to the file
-    it found, as ``(display, digest)``, or None when no module of the run has that name: the
-    group's result depends on those files too (the cache checks them before reusing it).
-    """
-
-    findings: list[Finding] = field(default_factory=list)
-    tools: list[ToolReport] = field(default_factory=list)
-    internal: list[str] = field(default_factory=list)
-    parsed: int = 0
-    looked_up: dict[str, tuple[str, str] | None] = field(default_factory=dict)
-    facts: list[ToolFacts] = field(default_factory=list)
-    #: ``extra-sources`` / ``extra-bounds`` paths that matched a call in this group.
-    matched_knowledge: list[str] = field(default_factory=list)
 
 
 class FileIndex(Protocol):
@@ -143,7 +100,7 @@ class ModuleNamer:
     def __call__(self, path: Path) -> str:
         text = os.fspath(path)
         if os.path.islink(text):
-            from tokenlint.imports import module_name_for  # imports LibCST: only for symlinks
+            from tokenlint.source.imports import module_name_for  # imports LibCST: only for symlinks
 
             return module_name_for(path)
         directory, name = os.path.split(os.path.abspath(text))
@@ -201,14 +158,14 @@ class RunPlan:
     _aliases: dict[str, str] | None = None
 
     def aliases(self) -> dict[str, str]:
-        """``components.module_aliases`` of the run's modules, computed once per run (every
+        """``run.grouping.module_aliases`` of the run's modules, computed once per run (every
         group's ``Project`` and the grouping share it)."""
         if self._aliases is None:
             self._aliases = module_aliases(self.module_files)
         return self._aliases
 
     def groups(self) -> list[list[Candidate]]:
-        """The candidates in independent groups (``tokenlint.components.group``), in run order.
+        """The candidates in independent groups (``tokenlint.run.grouping.group``), in run order.
 
         The grouping reads the imports of every module the candidates' imports reach, which on
         a large tree costs more than the rest of a cached run; when no file changed since the
@@ -281,23 +238,23 @@ class RunPlan:
 
 def read_files(
     files: list[SourcePath],
+    context: list[SourcePath] | tuple[SourcePath, ...] = (),
     overrides: dict[Path, str] | None = None,
-    progress: Callable[[int, int], None] | None = None,
     index: FileIndex | None = None,
 ) -> RunPlan:
-    """Read and prefilter ``files``. ``overrides`` (path → text) are candidates whatever their
-    text; ``index`` lets unchanged files go unread."""
+    """Read and prefilter ``files`` and the ``context`` files (read only to understand ``files``,
+    see ``source.files.context_files``; ``RunPlan.files_checked`` counts ``files`` alone).
+    ``overrides`` (path → text) are candidates whatever their text; ``index`` lets unchanged
+    files go unread. Never raises for a file: one that cannot be read or is too large becomes a
+    TL001 finding in ``RunPlan.file_findings``."""
     overrides = overrides or {}
     namer = ModuleNamer()
     module_files: dict[str, tuple[Path, str]] = {}
     packages: set[str] = set()
     candidates: list[Candidate] = []
     findings: list[Finding] = []
-    total = len(files)
     unchanged = index is not None and not overrides
-    for i, sp in enumerate(files):
-        if progress is not None and i % 64 == 0:
-            progress(i, total)
+    for sp in [*files, *context]:
         name = None
         if sp.path.suffix == ".py":
             name = namer(sp.path)
@@ -338,62 +295,4 @@ def read_files(
             index.record(path, st, is_candidate, key)
         if is_candidate:
             candidates.append(Candidate(sp, name or namer(sp.path), data=data, digest=key))
-    return RunPlan(total, candidates, findings, module_files, packages, index, unchanged)
-
-
-def merge(plan: RunPlan, results: list[GroupResult], settings: Settings) -> RunResult:
-    """One ``RunResult`` from the plan's file findings and every group's result: findings
-    filtered by selection and per-file ignores, de-duplicated, sorted; tools sorted."""
-    findings = list(plan.file_findings)
-    tools: list[ToolReport] = []
-    internal: list[str] = []
-    facts: list = []
-    matched: set[str] = set()
-    parsed = 0
-    for r in results:
-        matched.update(r.matched_knowledge)
-        findings.extend(r.findings)
-        tools.extend(r.tools)
-        internal.extend(r.internal)
-        facts.extend(r.facts)
-        parsed += r.parsed
-    findings = [f for f in findings if settings.selects(f.code) and not file_ignored(f, settings)]
-    unique = {(f.code, f.path, f.line, f.column, f.tool): f for f in sorted(findings, key=_full_key)}
-    result = CheckResult(
-        tools=tuple(sorted(tools, key=lambda t: (t.path, t.line, t.name, t.function, t.risk))),
-        findings=tuple(sorted(unique.values(), key=Finding.sort_key)),
-        files_checked=plan.files_checked,
-        files_parsed=parsed,
-    )
-    return RunResult(result, internal, facts, matched)
-
-
-def named_only(run: RunResult, named: set[str]) -> RunResult:
-    """``run`` with the tools defined in the ``named`` files (display paths) and their findings
-    (also those located in a helper module they call), and the named files' own findings; facts
-    of the named files' tools only. For runs that read other files for context only."""
-    from dataclasses import replace
-
-    result = run.result
-    tools = tuple(t for t in result.tools if t.path in named)
-    names = {t.name for t in tools}
-    findings = tuple(f for f in result.findings
-                     if f.path in named or (f.tool is not None and f.tool in names))
-    facts = [f for f in run.facts if f.tool.module.display_path in named]
-    return replace(run, result=replace(result, tools=tools, findings=findings), facts=facts)
-
-
-def _full_key(f: Finding) -> tuple:
-    return (f.sort_key(), f.risk, f.fixable, f.end_line or 0, f.end_column or 0, f.name)
-
-
-def file_ignored(f: Finding, settings: Settings) -> bool:
-    """Whether ``per-file-ignores`` drops finding ``f`` (glob on its path or file name). A TL001
-    is never dropped: a file that cannot be analysed always fails (``exclude`` it instead)."""
-    if f.code == "TL001":
-        return False
-    for pattern, codes in settings.per_file_ignores:
-        if fnmatch.fnmatch(f.path, pattern) or fnmatch.fnmatch(Path(f.path).name, pattern):
-            if any(f.code.startswith(c) for c in codes):
-                return True
-    return False
+    return RunPlan(len(files), candidates, findings, module_files, packages, index, unchanged)

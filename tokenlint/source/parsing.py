@@ -9,7 +9,7 @@ runs first as a guard: it costs about a tenth of the LibCST parse. A plain ``Syn
 The guard's tree is used once more before the expensive parse: ``parse_source(candidate=True)``
 returns None
 for a module whose *code* (names, attributes, imports — not strings or comments) matches none of
-the byte prefilter's words (``tokenlint.files.PREFILTER``), so a file that only mentions
+the byte prefilter's words (``tokenlint.source.files.PREFILTER``), so a file that only mentions
 ``json.tool`` or "mcp" in a docstring is never parsed by LibCST.
 """
 
@@ -18,9 +18,9 @@ from __future__ import annotations
 import ast
 import re
 import warnings
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Literal, NamedTuple, overload
 
-from tokenlint.sourcefile import SourceError
+from tokenlint.source.decoding import SourceError
 
 if TYPE_CHECKING:  # libcst is imported when a file is parsed, not when tokenlint starts
     import libcst as cst
@@ -59,9 +59,15 @@ def parse_module(text: str, filename: str = "<unknown>") -> cst.Module:
     return _libcst_parse(text, cpython_error)
 
 
+@overload
+def parse_source(text: str, filename: str = ..., *, candidate: Literal[False] = ...) -> Parsed: ...
+@overload
+def parse_source(text: str, filename: str = ..., *, candidate: bool) -> Parsed | None: ...
+
+
 def parse_source(text: str, filename: str = "<unknown>", *, candidate: bool = False) -> Parsed | None:
     """Parse ``text``: the LibCST module and the first line of each top-level statement
-    according to ``ast`` (None if only LibCST could parse it), for ``tokenlint.positions``.
+    according to ``ast`` (None if only LibCST could parse it), for ``tokenlint.source.positions``.
 
     With ``candidate``, None (and no LibCST parse) when the module's code cannot define,
     register or rename a tool or create a server: none of its identifiers matches the

@@ -28,16 +28,22 @@ import json
 import os
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
 from tokenlint._version import __version__
-from tokenlint.model import Finding, Risk, ToolReport
-from tokenlint.plan import Candidate, GroupResult, RunPlan
+from tokenlint.model import Finding, Risk, ToolId, ToolReport
+from tokenlint.run.grouping import Import
+from tokenlint.run.inputs import Candidate, RunPlan
+from tokenlint.run.results import GroupResult
+
+if TYPE_CHECKING:
+    from tokenlint.config import Settings
+    from tokenlint.run.pipeline import UnfixableReason
 
 #: Default directory name, next to the configuration file (or in the working directory).
 CACHE_DIR_NAME = ".tokenlint_cache"
 #: Bumped when the layout or the meaning of an entry changes.
-FORMAT = 1
+FORMAT = 2
 #: An index entry is trusted only for files last modified this long before the index was
 #: written (2 s covers the coarsest common timestamp granularity, FAT's).
 RACY_NS = 2_000_000_000
@@ -48,14 +54,20 @@ MAX_PARTITIONS = 16
 
 
 class Cache:
-    """The cache for one run: ``index`` (a ``plan.FileIndex``), ``lookup``/``store`` of group
+    """The cache for one run: ``index`` (a ``inputs.FileIndex``), ``lookup``/``store`` of group
     results, ``save`` at the end. Creates ``root`` (with a ``.gitignore`` of ``*`` and a
-    ``CACHEDIR.TAG``, as ruff does) only when it first writes."""
+    ``CACHEDIR.TAG``, as ruff does) only when it first writes.
 
-    def __init__(self, root: Path, settings: Any) -> None:
+    ``unfixable_reason``: the test the run's ``[*]`` marks come from (``pipeline.GroupAnalysis``);
+    its qualified name is part of every key, so results with and without it never mix.
+    """
+
+    def __init__(self, root: Path, settings: Settings, unfixable_reason: UnfixableReason | None = None) -> None:
         self.root = Path(root)
         self.base = self.root / f"{__version__}-{code_fingerprint()}"
-        self.settings_key = _digest(json.dumps(_canonical(dataclasses.asdict(settings)), sort_keys=True))
+        fix_test = "" if unfixable_reason is None else \
+            f"{unfixable_reason.__module__}.{getattr(unfixable_reason, '__qualname__', '')}"
+        self.settings_key = _digest(json.dumps([_canonical(dataclasses.asdict(settings)), fix_test], sort_keys=True))
         self.groups_dir = self.base / "groups" / self.settings_key[:16]
         self.index = FileIndexStore(self.base / "files.json")
         self.hits = 0
@@ -80,10 +92,10 @@ class Cache:
                     self.misses += 1
                     return None
             result = GroupResult(
-                findings=[_finding(f) for f in entry["findings"]],
-                tools=[_tool(t) for t in entry["tools"]],
+                findings=tuple(_finding(f) for f in entry["findings"]),
+                tools=tuple(_tool(t) for t in entry["tools"]),
                 parsed=entry["parsed"],
-                matched_knowledge=list(entry.get("matched_knowledge", [])),
+                matched_knowledge=tuple(entry.get("matched_knowledge", [])),
                 looked_up={k: (tuple(v) if v is not None else None) for k, v in entry["looked_up"].items()},
             )
         except (OSError, ValueError, KeyError, TypeError):
@@ -147,27 +159,47 @@ class Cache:
         directory.mkdir(parents=True, exist_ok=True)
 
 
+class FileEntry(NamedTuple):
+    """What the index remembers of one file (stored as a JSON list in this order).
+
+    ``mtime_ns``, ``size`` and ``inode`` are the file's ``os.stat`` when recorded;
+    ``candidate`` its prefilter verdict (1 or 0; None: not yet known); ``digest`` its content
+    digest (``inputs.digest``) or None; ``imports`` its import scan (``grouping.scan_imports``,
+    each import as a list) or None."""
+
+    mtime_ns: int
+    size: int
+    inode: int
+    candidate: int | None = None
+    digest: str | None = None
+    imports: list[list[Any]] | None = None
+
+    def matches(self, st: os.stat_result) -> bool:
+        """Whether the file still has the recorded mtime, size and inode."""
+        return (self.mtime_ns, self.size, self.inode) == (st.st_mtime_ns, st.st_size, st.st_ino)
+
+
 class FileIndexStore:
-    """``plan.FileIndex`` kept in one JSON file (see the module docstring)."""
+    """``inputs.FileIndex`` kept in one JSON file (see the module docstring)."""
 
     def __init__(self, path: Path) -> None:
         self.path = path
         self.dirty = False
-        self.entries: dict[str, list] = {}
+        self.entries: dict[str, FileEntry] = {}
         self.partitions: dict[str, list[list[int]]] = {}
         self.written_at = 0
         try:
             with open(path, encoding="utf-8") as fh:
                 data = json.load(fh)
             if data.get("format") == FORMAT:
-                self.entries = data["files"]
+                self.entries = {k: FileEntry(*v) for k, v in data["files"].items()}
                 self.partitions = data.get("partitions", {})
                 self.written_at = int(data["written_at"])
         except (OSError, ValueError, KeyError, TypeError):
             self.entries = {}
             self.partitions = {}
 
-    def _entry(self, path: str, stat: os.stat_result | None = None) -> list | None:
+    def _entry(self, path: str, stat: os.stat_result | None = None) -> FileEntry | None:
         e = self.entries.get(path)
         if e is None:
             return None
@@ -176,52 +208,59 @@ class FileIndexStore:
                 stat = os.stat(path)
             except OSError:
                 return None
-        if e[0] != stat.st_mtime_ns or e[1] != stat.st_size or e[2] != stat.st_ino:
-            return None
-        if stat.st_mtime_ns >= self.written_at - RACY_NS:
+        if not e.matches(stat) or stat.st_mtime_ns >= self.written_at - RACY_NS:
             return None
         return e
 
     def known(self, path: str, stat: os.stat_result) -> tuple[bool, str | None] | None:
+        """``(is_candidate, digest)`` of an unchanged file whose verdict is recorded, else None."""
         e = self._entry(path, stat)
-        if e is None or e[3] is None:
+        if e is None or e.candidate is None:
             return None
-        return bool(e[3]), e[4]
+        return bool(e.candidate), e.digest
 
     def record(self, path: str, stat: os.stat_result, candidate: bool, digest: str | None) -> None:
+        """Remember a file's prefilter verdict and digest (keeping its import scan if unchanged)."""
         old = self.entries.get(path)
-        same = old is not None and old[:3] == [stat.st_mtime_ns, stat.st_size, stat.st_ino]
-        imports = old[5] if same and old is not None else None
-        digest = digest or (old[4] if same and old is not None else None)
-        self.entries[path] = [stat.st_mtime_ns, stat.st_size, stat.st_ino, int(candidate), digest, imports]
+        same = old is not None and old.matches(stat)
+        self.entries[path] = FileEntry(
+            stat.st_mtime_ns, stat.st_size, stat.st_ino, int(candidate),
+            digest or (old.digest if same and old is not None else None),
+            old.imports if same and old is not None else None)
         self.dirty = True
 
-    def imports(self, path: str) -> list | None:
+    def imports(self, path: str) -> list[Import] | None:
+        """The recorded import scan of an unchanged file, if any."""
         e = self._entry(path)
-        if e is None or e[5] is None:
+        if e is None or e.imports is None:
             return None
-        return [tuple(i) for i in e[5]]
+        return [cast(Import, tuple(i)) for i in e.imports]
 
-    def record_imports(self, path: str, imports: list) -> None:
+    def record_imports(self, path: str, imports: list[Import]) -> None:
+        """Remember a file's import scan."""
         e = self._fresh(path)
         if e is not None:
-            e[5] = [list(i) for i in imports]
+            self.entries[path] = e._replace(imports=[list(i) for i in imports])
             self.dirty = True
 
     def digest_of(self, path: str) -> str | None:
+        """A recorded digest of an unchanged file, if any."""
         e = self._entry(path)
-        return None if e is None else e[4]
+        return None if e is None else e.digest
 
     def record_digest(self, path: str, value: str) -> None:
+        """Remember a file's digest."""
         e = self._fresh(path)
         if e is not None:
-            e[4] = value
+            self.entries[path] = e._replace(digest=value)
             self.dirty = True
 
     def partition(self, key: str) -> list[list[int]] | None:
+        """The groups recorded for run ``key``."""
         return self.partitions.get(key)
 
     def record_partition(self, key: str, groups: list[list[int]]) -> None:
+        """Remember the groups of run ``key`` (the ``MAX_PARTITIONS`` most recent are kept)."""
         if self.partitions.get(key) != groups:
             self.partitions.pop(key, None)
             self.partitions[key] = groups
@@ -229,18 +268,19 @@ class FileIndexStore:
                 del self.partitions[next(iter(self.partitions))]
             self.dirty = True
 
-    def _fresh(self, path: str) -> list | None:
+    def _fresh(self, path: str) -> FileEntry | None:
         """The entry for ``path`` matching its current stat, created (verdict unknown) if need be."""
         try:
             st = os.stat(path)
         except OSError:
             return None
         e = self.entries.get(path)
-        if e is None or e[:3] != [st.st_mtime_ns, st.st_size, st.st_ino]:
-            e = self.entries[path] = [st.st_mtime_ns, st.st_size, st.st_ino, None, None, None]
+        if e is None or not e.matches(st):
+            e = self.entries[path] = FileEntry(st.st_mtime_ns, st.st_size, st.st_ino)
         return e
 
     def save(self) -> None:
+        """Write the index (atomically)."""
         data = {"format": FORMAT, "written_at": time.time_ns(), "files": self.entries,
                 "partitions": self.partitions}
         _write_atomic(self.path, json.dumps(data, separators=(",", ":")))
@@ -277,17 +317,19 @@ def _canonical(value: Any) -> Any:
     return repr(value)
 
 
-def _plain(d: dict) -> dict:
+def _plain(d: dict[str, Any]) -> dict[str, Any]:
     return {k: (int(v) if isinstance(v, Risk) else list(v) if isinstance(v, tuple) else v) for k, v in d.items()}
 
 
-def _finding(d: dict) -> Finding:
+def _finding(d: dict[str, Any]) -> Finding:
     d = dict(d)
     d["risk"] = Risk(d["risk"])
+    if d.get("tool_id") is not None:
+        d["tool_id"] = ToolId(*d["tool_id"])
     return Finding(**d)
 
 
-def _tool(d: dict) -> ToolReport:
+def _tool(d: dict[str, Any]) -> ToolReport:
     d = dict(d)
     d["risk"] = Risk(d["risk"])
     d["findings"] = tuple(d["findings"])

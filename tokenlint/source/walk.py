@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import dataclasses
 import typing
-from typing import Iterator
+from typing import Iterable, Iterator, cast
 
 import libcst as cst
 
@@ -94,7 +94,7 @@ def code_children(node: cst.CSTNode) -> list[cst.CSTNode]:
             if type(value) not in TRIVIA:
                 out.append(value)
         else:
-            out.extend(v for v in value if isinstance(v, _CSTNode) and type(v) not in TRIVIA)  # type: ignore[union-attr]
+            out.extend(v for v in cast("Iterable[object]", value) if isinstance(v, _CSTNode) and type(v) not in TRIVIA)
     return out
 
 
@@ -103,17 +103,17 @@ def _learn(node: cst.CSTNode, cls: type, present: list[str], values: list[object
     real = [c for c in node.children if type(c) not in TRIVIA]
     owner: dict[int, str] = {}
     for name, value in zip(present, values):
-        for v in (value,) if isinstance(value, _CSTNode) else value:  # type: ignore[union-attr]
+        for v in (value,) if isinstance(value, _CSTNode) else cast("Iterable[object]", value):
             owner[id(v)] = name
     order: list[str] = []
     for child in real:
-        name = owner.get(id(child))
-        if name is None:  # a child no code field holds: never cache a guess
+        field_name = owner.get(id(child))
+        if field_name is None:  # a child no code field holds: never cache a guess
             return real
-        if not order or order[-1] != name:
-            if name in order:  # one field visited in two separate runs: no field order
+        if not order or order[-1] != field_name:
+            if field_name in order:  # one field visited in two separate runs: no field order
                 return real
-            order.append(name)
+            order.append(field_name)
     if len(order) == len(present):  # every non-empty field seen: the order is complete
         _ORDER[(cls, tuple(present))] = tuple(order)
     return real
@@ -164,6 +164,6 @@ def literal_string(node: cst.CSTNode) -> str | None:
             _LITERALS[raw] = v if isinstance(v, str) else None
         return _LITERALS[raw]
     if isinstance(node, cst.ConcatenatedString):
-        v = node.evaluated_value
-        return v if isinstance(v, str) else None
+        value = node.evaluated_value
+        return value if isinstance(value, str) else None
     return None

@@ -1,6 +1,6 @@
 """Reading Python source files safely: size limit, binary detection, PEP 263 / BOM decoding.
 
-Every failure is a ``SourceError`` carrying a one-line reason that the engine turns into a TL001
+Every failure is a ``SourceError`` carrying a one-line reason that ``run.analyse`` turns into a TL001
 finding; nothing here lets an exception about bad input escape.
 """
 

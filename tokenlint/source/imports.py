@@ -17,7 +17,7 @@ from pathlib import Path
 
 import libcst as cst
 
-from tokenlint.walk import code_children
+from tokenlint.source.walk import code_children
 
 
 def dotted_name(node: cst.BaseExpression | None) -> str | None:

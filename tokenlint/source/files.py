@@ -15,7 +15,7 @@ from pathlib import Path
 import pathspec
 
 from tokenlint.config import Settings
-from tokenlint.sourcefile import wide_encoding
+from tokenlint.source.decoding import wide_encoding
 
 #: A file can hold or register an MCP tool only if it mentions one of these (bytes, before any
 #: decoding): server classes, the registration decorators/methods, or the SDK package names.
@@ -171,7 +171,7 @@ def context_files(paths: list[str], files: list[SourcePath], settings: Settings)
     (walking up through ``__init__.py`` directories), or, outside a regular package, of its
     project (the nearest directory holding one of ``PROJECT_MARKERS``, else its own directory);
     excludes and ``.gitignore`` apply. ``files`` (the run's own) are left out. Empty when only
-    directories are named. The run reports findings of the named files only (``runner``)."""
+    directories are named. The run reports findings of the named files only (``run.pipeline``)."""
     roots: dict[str, str] = {}
     run = {os.path.realpath(s.path) for s in files}
     for given in paths:

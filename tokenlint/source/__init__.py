@@ -1,0 +1,3 @@
+"""Reading Python source: which files (``files``), their text (``decoding``), the LibCST tree
+(``parsing``), walking it (``walk``), positions of nodes (``positions``), import tables
+(``imports``) and the modules of a run (``project``)."""
