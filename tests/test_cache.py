@@ -158,3 +158,22 @@ def test_a_fully_cached_run_does_not_load_libcst(tmp_path):
     tools, loaded = out.split()
     assert int(tools) > 20
     assert loaded == "False"
+
+
+def test_code_fingerprint_covers_every_subpackage():
+    """A change to any module of tokenlint (here: the mtime of an analysis module, restored
+    after) makes a new cache generation: results of the old analysis are never served."""
+    import os
+
+    import tokenlint.analysis.shapes as module
+    from tokenlint.run.cache import code_fingerprint
+
+    path = module.__file__
+    st = os.stat(path)
+    before = code_fingerprint()
+    try:
+        os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000_000))
+        assert code_fingerprint() != before
+    finally:
+        os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns))
+    assert code_fingerprint() == before

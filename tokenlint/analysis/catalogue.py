@@ -136,8 +136,11 @@ HINT_WORDS = re.compile(
 RUNTIME_FITTERS = frozenset({"fit_response", "fit_json_text", "paginate", "paginate_items", "page_text",
                              "fit_to_budget", "reduce_to_budget"})
 
-SQL_LIMIT_FIXED = re.compile(r"\b(LIMIT|TOP|FETCH\s+FIRST)\s+(\d+)", re.I)
-SQL_LIMIT_PARAM = re.compile(r"\b(LIMIT|TOP|FETCH\s+FIRST)\s+(\?|%s|%\(\w+\)s|:\w+|\$\d+|\{[^}]*\})", re.I)
+#: A row cap in query text: SQL ``LIMIT n`` / ``TOP n`` / ``FETCH FIRST n``, Cypher ``LIMIT n``,
+#: and the Kusto (KQL) operators ``| take n``, ``| limit n``, ``| sample n``, ``| top n by ...``.
+_ROW_CAP = r"(\b(LIMIT|TOP|FETCH\s+FIRST)|\|\s*(take|limit|sample|top))\s+"
+SQL_LIMIT_FIXED = re.compile(_ROW_CAP + r"(?P<n>\d+)", re.I)
+SQL_LIMIT_PARAM = re.compile(_ROW_CAP + r"(\?|%s|%\(\w+\)s|:\w+|\$\d+|\{[^}]*\})", re.I)
 SQL_SELECT = re.compile(r"\b(SELECT|PRAGMA|SHOW|DESCRIBE|EXPLAIN|WITH)\b|\bMATCH\b[\s\S]*\bRETURN\b", re.I)
 #: A statement that writes and returns a counter, not rows (no ``RETURNING``).
 SQL_WRITE = re.compile(r"^\s*(INSERT|UPDATE|DELETE|CREATE|DROP|ALTER|TRUNCATE|MERGE|GRANT|REVOKE|SET|USE)\b(?![\s\S]*\bRETURNING\b)", re.I)

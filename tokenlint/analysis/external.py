@@ -247,13 +247,9 @@ class ExternalCalls:
     def _external_sql(self, node: cst.Call, name: str, shape: Shape, site: Site) -> Flow | None:
         """SQL (or Cypher) through any receiver: ``client.query("SELECT ...")`` returns rows;
         a caller-supplied query returns whatever it selects; a write statement a counter."""
-        sql_node = None
-        for a in node.args:
-            if a.keyword is None or a.keyword.value in QUERY_KEYWORDS:
-                sql_node = a.value
-                break
-        if sql_node is None:
+        if not any(a.keyword is None or a.keyword.value in QUERY_KEYWORDS for a in node.args):
             return None
+        sql_node = self.query_argument(node)
         text = self.string_value(sql_node)
         if text is not None:
             if cat.SQL_WRITE_STATEMENT.match(text):

@@ -16,7 +16,7 @@ from tokenlint.analysis.external import QUERY_KEYWORDS, http_body_bound
 from tokenlint.analysis.shapes import Shape
 from tokenlint.analysis.taints import (EMPTY, Bound, Flow, Marker, Param, Site, Src, apply_bound, markers, params,
                                        scalar_of, sources, union)
-from tokenlint.analysis.values import (ACCUMULATORS, client_like, file_like, is_arguments_name, is_collection_src,
+from tokenlint.analysis.values import (ACCUMULATORS, VALUE_METHODS, client_like, file_like, is_arguments_name, is_collection_src,
                                        one_element)
 from tokenlint.source.imports import dotted_name
 
@@ -114,7 +114,7 @@ class LibraryCalls:
         if method in ("execute", "exec_driver_sql", "executescript") and args and (
                 args[0].keyword is None or args[0].keyword.value in QUERY_KEYWORDS):
             # (``ExecuteCellTool().execute(mode=..., cell_index=...)`` is no SQL statement)
-            sql_node = args[0].value
+            sql_node = self.query_argument(node)
             argflow = self._args_flow(node)
             stmt_q = markers(argflow, "query")
             bound = stmt_q[0].sql_bound if stmt_q else self.sql_bound(sql_node, argflow, site)
@@ -192,11 +192,30 @@ class LibraryCalls:
             return union(self._args_flow(node), EMPTY)
         return None
 
+    def query_argument(self, node: cst.Call) -> cst.BaseExpression:
+        """The argument of a query call that holds its text: the one named for a query
+        (``query``, ``sql=``, ``self.sql``) or whose text reads as a query, else the first
+        (``client.execute(database, query, props)`` in the Kusto and Snowflake clients)."""
+        for a in node.args:
+            if a.star:
+                continue
+            value = a.value
+            if isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute):
+                value = value.func.value  # ``query.strip()``
+            named = a.keyword.value if a.keyword is not None else (dotted_name(value) or "").split(".")[-1]
+            text = self.string_value(a.value)
+            if named.lower() in QUERY_KEYWORDS or (text is not None and cat.looks_like_sql(text)):
+                return a.value
+        return node.args[0].value
+
     def sql_bound(self, sql_node, argflow: Flow, site: Site):
         """The bound a query's text puts on its rows: ``LIMIT 50`` fixed, ``LIMIT ?`` bound to a
         limit-like parameter, ``"aggregate"`` for a lone ``COUNT(*)``, None when unbounded."""
         text = self.string_value(sql_node) if sql_node is not None else None
         if text is None:
+            if isinstance(sql_node, cst.Call) and isinstance(sql_node.func, cst.Attribute) and \
+                    isinstance(sql_node.func.value, cst.Name) and sql_node.func.attr.value in VALUE_METHODS:
+                sql_node = sql_node.func.value  # ``query.strip()``: the text of ``query``
             if self.helper and isinstance(sql_node, cst.Name):
                 # the caller's SQL decides: the parameter itself, or a local made of it alone
                 # (``sql = self._add_watermark(query)``)
@@ -210,7 +229,7 @@ class LibraryCalls:
             return "aggregate"
         m = cat.SQL_LIMIT_FIXED.search(text)
         if m:
-            return Bound(site, fixed=int(m.group(2)))
+            return Bound(site, fixed=int(m.group("n")))
         m = cat.SQL_LIMIT_PARAM.search(text)
         if m:
             ps = [p for p in params(union(argflow, self._fstring_params(sql_node))) if cat.LIMIT_PARAM.search(p.name)]

@@ -289,7 +289,7 @@ class FileIndexStore:
 
 def code_fingerprint() -> str:
     """A digest of the size and mtime of every ``.py`` file of the tokenlint package."""
-    root = Path(__file__).resolve().parent
+    root = Path(__file__).resolve().parent.parent  # tokenlint/, not only this run/ subpackage
     parts = []
     for dirpath, dirnames, filenames in os.walk(root):
         dirnames[:] = sorted(d for d in dirnames if d != "__pycache__")
