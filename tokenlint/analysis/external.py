@@ -247,10 +247,16 @@ class ExternalCalls:
     def _external_sql(self, node: cst.Call, name: str, shape: Shape, site: Site) -> Flow | None:
         """SQL (or Cypher) through any receiver: ``client.query("SELECT ...")`` returns rows;
         a caller-supplied query returns whatever it selects; a write statement a counter."""
-        if not any(a.keyword is None or a.keyword.value in QUERY_KEYWORDS for a in node.args):
+        sql_node = next((a.value for a in node.args if a.keyword is None or a.keyword.value in QUERY_KEYWORDS), None)
+        if sql_node is None:
             return None
-        sql_node = self.query_argument(node)
         text = self.string_value(sql_node)
+        if text is None:
+            # ``client.execute(database, f"{table} | take 10")``: query text in a later argument
+            later = self.query_argument(node)
+            later_text = self.string_value(later)
+            if later_text is not None and cat.looks_like_sql(later_text):
+                sql_node, text = later, later_text
         if text is not None:
             if cat.SQL_WRITE_STATEMENT.match(text):
                 return EMPTY  # ``client.command("INSERT INTO ...")``: a counter
