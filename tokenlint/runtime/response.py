@@ -43,6 +43,7 @@ from .cursors import (
     read_cursor,
 )
 from .estimator import TokenEstimator, _fallback, render_json
+from .links import note_served
 from .once import note_stored, recipe_for
 from .limits import DEFAULT_MAX_RESPONSE_TOKENS, DEFAULT_PAGE_SIZES, ClientProfile, client_profile
 from .reduction import largest_fitting_count
@@ -555,7 +556,10 @@ def _fit(
 
 
 def _saved(pager: _Pager, page: Any) -> Any:
-    """``page``, after writing the page cuts ``pager`` computed back to a shared store."""
+    """``page``, after noting its stored result for the call's resource link (``links``) and
+    writing what ``pager`` computed (page cuts, the result's size) back to a shared store."""
+    if pager.stored and note_served(pager.entry, pager.store):
+        pager.dirty = True
     if pager.stored and pager.dirty:
         pager.store.save(pager.entry)
     return page
