@@ -131,7 +131,9 @@ def test_layout_of_multiline_parameters_with_trailing_comma(tmp_path):
                 max_tokens=10_000,
             )
     ''') in new
-    assert "from tokenlint.runtime import Cursor, Paged, computed_once, fit_response\n" in new
+    assert ("from tokenlint.runtime import (\n    Cursor,\n    Paged,\n    computed_once,\n"
+            "    fit_response,\n    register_result_resource,\n)\n") in new
+    assert new.endswith("\n\n\nregister_result_resource(mcp)\n")  # after the last tool
     assert "@mcp.tool()\n@computed_once\ndef orders(" in new
 
 

@@ -599,9 +599,8 @@ def _is_json_dumps(mod: ParsedModule, node: cst.BaseExpression) -> bool:
 # -- the result resource ---------------------------------------------------------------------
 
 #: Why a rewritten tool's pages carry no resource link (a ``ToolOutcome`` note).
-NO_RESOURCE_NOTE = ("its pages carry no link to the full result: its server is not a module-level "
-                    "name here; call `register_result_resource(<server>)` once where the server "
-                    "and its handlers are made")
+NO_RESOURCE_NOTE = ("no link to the full result: call `register_result_resource(<server>)` where "
+                    "its server is made (not a module-level name here)")
 
 
 def _plan_result_resources(plan: FilePlan, mod: ParsedModule, tools: list) -> None:
