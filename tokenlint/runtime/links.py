@@ -22,6 +22,7 @@ Turn the links off, keeping the resource, with ``TOKENLINT_RESULT_LINKS=off`` (`
 
 from __future__ import annotations
 
+import json
 import os
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -32,7 +33,7 @@ from .estimator import TokenEstimator, estimate_text_tokens, render_json
 from .store import ResultStore, StoredResult
 
 __all__ = ["LINKS_ENV", "EXACT_TOKENS_MAX_CHARS", "FullResultLink", "collecting", "full_result_text",
-           "links_enabled", "note_served"]
+           "link_allowance", "links_enabled", "note_served"]
 
 #: Environment variable that turns the ``resource_link`` blocks off (``0``, ``off``, ``false``,
 #: ``no``); the result resource stays readable at each page's ``resource_uri``.
@@ -70,9 +71,8 @@ class FullResultLink:
     def description(self) -> str:
         """One sentence for the model: what the link is and what reading it costs."""
         tokens = f"~{self.tokens:,}" if self.exact else f"at most {self.tokens:,}"
-        return (f"The whole result of this call, unpaged: {self.size_bytes:,} bytes, {tokens} "
-                "tokens. Read it with resources/read only if you need all of it at once; "
-                "it expires with the cursor.")
+        return (f"The whole result, unpaged: {self.size_bytes:,} bytes, {tokens} tokens; "
+                "read it only if you need it all at once.")
 
     def as_wire(self) -> dict[str, Any]:
         """The block as MCP JSON (camelCase keys), for results already in wire form."""
@@ -89,14 +89,29 @@ class FullResultLink:
 
 
 @contextmanager
-def collecting() -> Iterator[list[FullResultLink]]:
-    """Collect, for the duration of one tool call, a link per stored result served a page of."""
+def collecting(active: bool = True) -> Iterator[list[FullResultLink]]:
+    """Collect, for the duration of one tool call, a link per stored result served a page of
+    (nothing when not ``active``: links are off)."""
     noted: list[FullResultLink] = []
-    token = _COLLECTOR.set(noted)
+    token = _COLLECTOR.set(noted if active else None)
     try:
         yield noted
     finally:
         _COLLECTOR.reset(token)
+
+
+def link_allowance(tool: str, store: ResultStore) -> tuple[int, int] | None:
+    """``(tokens, bytes)`` the link to a stored result of ``tool`` costs at most, sent as MCP
+    JSON (how Codex shows it; Claude Code shows less: name, URI, description), when the call
+    being collected will carry one; else None. ``fit_response`` takes it off the page's budget,
+    so a page and its link fit together."""
+    if _COLLECTOR.get() is None or not store.resource_uri_prefix:
+        return None
+    worst = FullResultLink(uri=store.resource_uri_prefix + "f" * 32, name=f"{tool} (full result)",
+                           mime_type="application/json", size_bytes=10**15, tokens=10**15,
+                           exact=False)
+    text = json.dumps(worst.as_wire(), ensure_ascii=False)
+    return _count(text)[0], len(text.encode("utf-8", "surrogatepass"))
 
 
 def full_result_text(entry: StoredResult) -> str:

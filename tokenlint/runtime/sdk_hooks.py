@@ -63,7 +63,7 @@ async def _handle(call_next: Callable[[], Awaitable[Any]], *, marker: str, tool:
     """One ``tools/call`` through the hook (module docstring). ``single_text(result)``: the
     text of a successful result made of one text block and nothing else (None otherwise);
     ``text_result(text)``: such a result; ``add_links``: the result with link blocks added."""
-    with collecting() as noted:
+    with collecting(links) as noted:
         page = serve_call(marker, tool, arguments, session_id)
         if page is not RUN_TOOL:
             result = text_result(page)
@@ -72,7 +72,7 @@ async def _handle(call_next: Callable[[], Awaitable[Any]], *, marker: str, tool:
                 result = await call_next()
                 text = single_text(result)
                 settle(lambda returned: isinstance(returned, str) and returned == text)
-    return add_links(result, noted) if links and noted else result
+    return add_links(result, noted) if noted else result
 
 
 def _new_links(content: list[Any], noted: list[FullResultLink]) -> list[FullResultLink]:
