@@ -17,7 +17,8 @@ an earlier call recorded how (``once.serve_call``; computed once for low-level t
 branches cannot carry ``@computed_once``), (2) collects the stored results the call served pages
 of (``links.collecting``) and appends one ``resource_link`` block per result to the content of a
 successful result, (3) on mcp 2.x, publishes the client session to the runtime
-(``resources._SESSION``).
+(``resources._SESSION``) and answers a ``CursorError`` (expired, foreign, edited cursor) with an
+``isError`` result carrying its message, as mcp 1.x does for any exception of a tool.
 
 For low-level servers, ``resources/read``, ``resources/templates/list`` and (when missing)
 ``resources/list`` handlers answer for ``RESULT_URI_PREFIX`` and delegate everything else to the
@@ -30,6 +31,7 @@ from __future__ import annotations
 
 from typing import Any, Awaitable, Callable, Mapping
 
+from .cursors import CursorError
 from .links import FullResultLink, collecting
 from .once import RUN_TOOL, calling, serve_call
 
@@ -181,6 +183,11 @@ def _hook_v2(lowlevel: Any, marker: str, links: bool) -> None:
                                  text_result=text_result,
                                  add_links=lambda r, noted: _with_links(r, noted, errors),
                                  links=links)
+        except CursorError as err:
+            # a tool execution error the model must read (MCP server/tools, "Error Handling");
+            # the mcp 2.x low-level Server would send any exception as a JSON-RPC error
+            return types.CallToolResult(content=[types.TextContent(type="text", text=str(err))],
+                                        is_error=True)
         finally:
             _SESSION.reset(token)
 
