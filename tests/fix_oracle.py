@@ -6,7 +6,8 @@ Used by the property tests (``test_fuzz.py``) and by ``benchmarks/scan_tree.py``
   differs from the old text only inside the rewritten tools (their ``def`` ranges, decorators
   included, plus the other nodes the plan edits: a low-level tool's ``inputSchema``, a clamped
   limit read outside the tool, and the whole statement holding each, which fix lays out again)
-  and by added or merged ``from tokenlint.runtime import ...`` lines.
+  and by added or merged ``from tokenlint.runtime import ...`` lines and added
+  ``register_result_resource(<server>)`` lines.
 - ``roundtrip_problems``: the above on a file on disk, then the rewrite written, and ``fix`` run
   again must change nothing (fix∘fix = fix) and leave no rewritten tool above LOW.
 """
@@ -25,6 +26,7 @@ from tokenlint.fixer import FileChange, FixResult, fix_paths, write_changes
 from tokenlint.model import Risk
 
 _RUNTIME_IMPORT = re.compile(r"^\s*from tokenlint\.runtime import .*$|^\s*import tokenlint\.runtime")
+_RESULT_RESOURCE = re.compile(r"^register_result_resource\(\w+\)\r?\n?$")
 
 
 def allowed_lines(result: FixResult, change: FileChange, max_tokens: int) -> set[int]:
@@ -106,6 +108,18 @@ def outside_changes(old: str, new: str, allowed: set[int]) -> list[str]:
 
 
 def _without_added_imports(b: list[str]):
+    """``b`` without its runtime import lines, with and without the empty line after each, and
+    without the ``register_result_resource(<server>)`` lines ``fix`` adds, with and without the
+    two empty lines before each."""
+    registered = {i for i, line in enumerate(b) if _RESULT_RESOURCE.match(line)}
+    blank = {i - k for i in registered for k in (1, 2) if i - k >= 0 and not b[i - k].strip("\r\n")}
+    for variant in _imports_dropped([line for i, line in enumerate(b) if i not in registered]):
+        yield variant
+        if blank:
+            yield from _imports_dropped([line for i, line in enumerate(b) if i not in registered | blank])
+
+
+def _imports_dropped(b: list[str]):
     """``b`` without its runtime import lines, with and without the empty line after each."""
     idx = [i for i, line in enumerate(b) if _RUNTIME_IMPORT.match(line)][:3]
     for i in list(idx):  # ``from tokenlint.runtime import (`` split one name per line

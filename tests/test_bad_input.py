@@ -73,13 +73,17 @@ def test_mixed_line_endings_are_kept_by_fix(tmp_path, cli):
     path = write(tmp_path, "server.py", "".join(mixed + trailer).encode())
     assert cli("fix", path).exit_code == 0
     new = path.read_bytes().decode().splitlines(keepends=True)
-    kept = [line for line in new if not line.startswith("from tokenlint.runtime import")]
+    start = next(i for i, line in enumerate(new) if line.startswith("from tokenlint.runtime import"))
+    end = next(i for i in range(start, len(new)) if new[i].startswith(")")) \
+        if new[start].rstrip().endswith("(") else start  # one name per line when too long
+    kept = new[:start] + new[end + 1:]
     assert kept[:7] == mixed[:7]  # everything above the tool, up to its decorator
     assert kept[7] == "@computed_once\n"  # added by fix, in the file's first line ending
     kept = kept[:7] + kept[8:]
     assert kept[7].startswith("def list_orders(cursor") and mixed[7].endswith("\r\n")
     assert kept[7].endswith("\r\n")  # the rewritten `def` line keeps its ending
     assert new[-3:] == trailer
+    assert new[-6:-3] == ["\n", "\n", "register_result_resource(mcp)\n"]  # after the tool
     compile("".join(new), str(path), "exec")
 
 

@@ -12,6 +12,7 @@ from click.testing import CliRunner
 from helpers import FIXTURES, write
 from tokenlint.cli import main
 from tokenlint.config import load_settings
+from tokenlint.codemods.plan import NO_RESOURCE_NOTE
 from tokenlint.fixer import fix_paths, write_changes
 from tokenlint.model import Risk
 
@@ -131,7 +132,9 @@ def test_layout_of_multiline_parameters_with_trailing_comma(tmp_path):
                 max_tokens=10_000,
             )
     ''') in new
-    assert "from tokenlint.runtime import Cursor, Paged, computed_once, fit_response\n" in new
+    assert ("from tokenlint.runtime import (\n    Cursor,\n    Paged,\n    computed_once,\n"
+            "    fit_response,\n    register_result_resource,\n)\n") in new
+    assert new.endswith("\n\n\nregister_result_resource(mcp)\n")  # after the last tool
     assert "@mcp.tool()\n@computed_once\ndef orders(" in new
 
 
@@ -478,3 +481,93 @@ def test_a_named_tool_module_is_fixed_with_its_server_read_from_disk(tmp_path):
     assert sorted(o.name for o in result.outcomes if o.fixed) == ["all_orders", "low_stock", "stock_levels"]
     assert [c.display for c in result.changes if not c.manifest] == [f"{tmp_path}/split_server/tools_db.py"]
     assert {t.path for t in result.before.result.tools} == {f"{tmp_path}/split_server/tools_db.py"}
+
+
+# -- register_result_resource ------------------------------------------------------------------
+
+LOWLEVEL_V1 = '''\
+    import json
+    import sqlite3
+
+    import mcp.types as types
+    from mcp.server.lowlevel import Server
+
+    server = Server("shop")
+    db = sqlite3.connect("shop.db")
+
+
+    @server.list_tools()
+    async def list_tools() -> list[types.Tool]:
+        return [types.Tool(name="orders", inputSchema={"type": "object", "properties": {}})]
+
+
+    @server.call_tool()
+    async def call_tool(name: str, arguments: dict) -> list[types.TextContent]:
+        if name == "orders":
+            rows = db.execute("SELECT * FROM orders").fetchall()
+            return [types.TextContent(type="text", text=json.dumps(rows))]
+        raise ValueError(name)
+
+
+    async def main() -> None:
+        pass
+'''
+
+
+def test_result_resource_of_a_lowlevel_v1_server_comes_after_its_handlers(tmp_path):
+    """mcp 1.x registers low-level handlers with decorators, and the call wraps them: it goes
+    after the last one, not after ``Server(...)``; fix twice adds nothing."""
+    new, _ = _fix_source(tmp_path, LOWLEVEL_V1)
+    assert new.count("register_result_resource(server)") == 1
+    assert "    raise ValueError(name)\n\n\nregister_result_resource(server)\n\n\nasync def main()" in new
+    again, _ = _fix_source(tmp_path, new)
+    assert again == new
+
+
+def test_result_resource_of_an_imported_server_goes_in_the_tools_module(tmp_path):
+    write(tmp_path, "pkg/__init__.py", "")
+    write(tmp_path, "pkg/server.py", "from mcp.server.fastmcp import FastMCP\n\nmcp = FastMCP('x')\n")
+    path = write(tmp_path, "pkg/tools.py", textwrap.dedent('''\
+        from pathlib import Path
+
+        from .server import mcp
+
+
+        @mcp.tool()
+        def read_log(name: str) -> str:
+            return Path(name).read_text()
+    '''))
+    result = fix_paths([str(path)], SETTINGS)
+    assert result.errors == []
+    new = result.changes[0].new_text
+    assert new.endswith("        max_tokens=10_000,\n    )\n\n\nregister_result_resource(mcp)\n")
+
+
+def test_a_module_that_registers_the_resource_already_gets_no_second_call(tmp_path):
+    new, _ = _fix_source(tmp_path, HEADER + "from tokenlint.runtime import register_result_resource\n"
+                         "register_result_resource(mcp)\n" + textwrap.dedent('''
+
+        @mcp.tool()
+        def orders() -> list:
+            return db.execute("SELECT * FROM orders").fetchall()
+    '''))
+    assert new.count("register_result_resource(mcp)") == 1 and "fit_response(" in new
+
+
+def test_a_server_made_in_a_function_gets_a_note_instead(tmp_path):
+    new, outcomes = _fix_source(tmp_path, '''\
+        import sqlite3
+        from mcp.server.fastmcp import FastMCP
+
+
+        def make(db: sqlite3.Connection) -> FastMCP:
+            mcp = FastMCP("x")
+
+            @mcp.tool()
+            def orders() -> list:
+                return db.execute("SELECT * FROM orders").fetchall()
+
+            return mcp
+    ''')
+    assert "fit_response(" in new and "register_result_resource" not in new
+    assert [o.notes for o in outcomes] == [[NO_RESOURCE_NOTE]]

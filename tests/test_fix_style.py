@@ -105,7 +105,13 @@ def test_lines_fix_does_not_change_keep_their_bytes(tmp_path):
     assert removed == ["def list_orders(region:str) -> list:", "    return rows"]
     added = [line for line in new_lines if line not in old_lines]
     assert added == [
-        "from tokenlint.runtime import Cursor, Paged, computed_once, fit_response",
+        "from tokenlint.runtime import (",
+        "    Cursor,",
+        "    Paged,",
+        "    computed_once,",
+        "    fit_response,",
+        "    register_result_resource,",
+        ")",
         "@computed_once",
         "def list_orders(region:str, cursor: Cursor = None) -> Paged[list]:",
         '    """Long results are paged: follow next_action for the rest."""',
@@ -116,4 +122,5 @@ def test_lines_fix_does_not_change_keep_their_bytes(tmp_path):
         "        cursor=cursor,",
         "        max_tokens=10_000,",
         "    )",
+        "register_result_resource(mcp)",
     ]

@@ -8,10 +8,12 @@ SPEC: ``{"servers": {"original": PATH, "rewritten": PATH}, "env": {...}, "calls"
 "args": {...}}, ...]}``. Both servers are started over stdio, concurrently; on each, ``tools/list``
 is recorded and every call is made, then its ``next_action`` is followed, as the model would,
 from the text the model sees (a text page's ``next_action:`` footer line, or the JSON text's
-``next_action`` key), until there is none. The client validates ``structuredContent`` against the
+``next_action`` key), until there is none; then every ``resource_link`` of the call's pages is
+read with ``resources/read`` in the same session. The client validates ``structuredContent`` against the
 tool's ``outputSchema``; an exception of a call is recorded, never swallowed. OUT gets, per
 server: ``tools`` (name, input/output schema) and per call the raw pages (content block types and
-texts, structured content, isError) or the exception. pytest asserts on them.
+texts, resource links, structured content, isError), the reads of the links (text or error),
+or the exception. pytest asserts on them.
 """
 
 from __future__ import annotations
@@ -44,6 +46,8 @@ def raw_page(result: Any) -> dict[str, Any]:
     return {
         "types": [b.type for b in result.content],
         "texts": [getattr(b, "text", None) for b in result.content],
+        "links": [b.model_dump(mode="json", by_alias=True, exclude_none=True)
+                  for b in result.content if b.type == "resource_link"],
         "structured": _attr(result, "structuredContent", "structured_content"),
         "is_error": bool(_attr(result, "isError", "is_error")),
     }
@@ -63,6 +67,19 @@ def model_next_action(page: dict[str, Any]) -> dict[str, Any] | None:
         return None
     action = value.get("next_action") if isinstance(value, dict) else None
     return action if isinstance(action, dict) else None
+
+
+async def read_links(session: ClientSession, pages: list[dict[str, Any]]) -> dict[str, Any]:
+    """URI -> ``{"text", "mime"}`` of ``resources/read`` of every linked URI, or ``{"error"}``."""
+    reads: dict[str, Any] = {}
+    for uri in dict.fromkeys(link["uri"] for page in pages for link in page["links"]):
+        try:
+            contents = (await session.read_resource(uri)).contents
+            reads[uri] = {"text": "".join(c.text for c in contents),
+                          "mime": _attr(contents[0], "mimeType", "mime_type")}
+        except Exception as exc:  # noqa: BLE001 - recorded; the test fails on it
+            reads[uri] = {"error": f"{type(exc).__name__}: {exc}"}
+    return reads
 
 
 async def drive(script: str, env: dict[str, str], calls: list[dict[str, Any]]) -> dict[str, Any]:
@@ -93,6 +110,7 @@ async def drive(script: str, env: dict[str, str], calls: list[dict[str, Any]]) -
                         name, args = action["tool"], action["arguments"]
                 except Exception as exc:  # noqa: BLE001 - recorded; the test fails on it
                     record["exception"] = f"{type(exc).__name__}: {exc}"
+                record["reads"] = await read_links(session, record["pages"])
                 out["calls"].append(record)
     out["seconds"] = time.perf_counter() - t0
     return out

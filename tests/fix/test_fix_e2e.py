@@ -250,3 +250,53 @@ def test_rewritten_tool_under_the_real_client(e2e_fix_runs, fixed_copy, server_i
         assert len(full) > 50 and data == full[:50]
         assert len(pages) > 1
         assert reassemble(pages, data) == full
+
+
+# -- the full result behind each paged response (register_result_resource) --------------------
+
+PAGED_PARAMS = [p for p in CALL_PARAMS if p.values[1].kind != "small"]
+
+
+@pytest.mark.parametrize("server_id,call", PAGED_PARAMS)
+def test_paged_response_links_its_whole_result(e2e_fix_runs, fixed_copy, server_id, call):
+    """Every page of a paged call carries one ``resource_link`` to the same stored result;
+    ``resources/read`` of it (same session) returns the whole result losslessly, whose UTF-8
+    length is the link's ``size`` and whose exact cl100k count is the stated tokens; page and
+    link together fit the budget. (Small calls: identical to the original, no link; asserted
+    by test_rewritten_tool_under_the_real_client.)"""
+    original, rewritten = observed(e2e_fix_runs, server_id, call)
+    pages = rewritten["pages"]
+    links = [page["links"] for page in pages]
+    assert all(len(found) == 1 for found in links), links
+    link = links[0][0]
+    assert {found[0]["uri"] for found in links} == {link["uri"]}
+    assert link["uri"].startswith("tokenlint://results/") and link["type"] == "resource_link"
+    read = rewritten["reads"][link["uri"]]
+    assert "error" not in read, read
+    text = read["text"]
+    assert link["size"] == len(text.encode("utf-8"))
+    assert link["_meta"]["tokenlint/tokens"] == tokens(text)
+    assert f"{link['size']:,} bytes, ~{tokens(text):,} tokens" in link["description"]
+    data = original_value(original["pages"][0])
+    if isinstance(data, str):
+        assert link["mimeType"] == read["mime"] == "text/plain"
+        assert text == data
+    else:
+        assert link["mimeType"] == "application/json"
+        if call.kind == "capped":
+            db = sqlite3.connect(fixed_copy.env["INVENTORY_DB"])
+            db.row_factory = sqlite3.Row
+            data = [dict(r) for r in db.execute(call.full_sql).fetchall()]
+        assert json.loads(text) == data
+    for page in pages:  # what the model reads: the page's text and the link (as JSON, at most)
+        assert tokens(model_text(page) + json.dumps(page["links"][0])) <= BUDGET_TOKENS
+
+
+def test_small_calls_carry_no_link(e2e_fix_runs):
+    small = [(server_id, call) for server_id, _, script in SERVERS for call in CALLS[script]
+             if call.kind == "small"]
+    assert small
+    for server_id, call in small:
+        _, rewritten = observed(e2e_fix_runs, server_id, call)
+        assert [page["links"] for page in rewritten["pages"]] == [[]], (server_id, call.id)
+        assert rewritten["reads"] == {}

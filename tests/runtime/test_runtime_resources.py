@@ -20,6 +20,9 @@ from tokenlint.runtime import (
     session_id_from_context,
     with_cursor_parameter,
 )
+from tokenlint.runtime.estimator import render_json
+from tokenlint.runtime.links import LINKS_ENV, collecting, links_enabled
+from tokenlint.runtime.once import RUN_TOOL, calling, serve_call
 from tokenlint.runtime.resources import ResultNotFoundError
 
 RECS = [{"i": i, "name": f"n{i}", "pad": "x" * 60} for i in range(300)]
@@ -119,3 +122,97 @@ def test_exact_estimator_makes_bigger_pages_than_the_fast_one():
     exact = fit_response(RECS, tool="t", arguments={}, max_tokens=2000, store=ResultStore(),
                          estimator=TokenEstimator("exact"))
     assert len(exact["items"]) >= len(fast["items"])
+
+
+# -- resource links (links.py) and the call-level hook (once.serve_call) -------------------------
+
+def _linked_store() -> ResultStore:
+    store = ResultStore()
+    store.resource_uri_prefix = RESULT_URI_PREFIX
+    return store
+
+
+@pytest.mark.parametrize("value", [RECS, {"rows": RECS, "count": 300}, "line of text\n" * 3000],
+                         ids=["records", "dict", "text"])
+def test_the_link_states_the_bytes_and_tokens_of_what_resources_read_returns(value, cl100k):
+    store = _linked_store()
+    with collecting() as noted:
+        fit_response(value, tool="t", arguments={}, max_tokens=800, store=store, session_id="s")
+    (link,) = noted
+    text = read_stored_result(link.uri, store=store, session_id="s")
+    assert link.size_bytes == len(text.encode("utf-8"))
+    assert link.exact and link.tokens == cl100k(text)
+    assert (json.loads(text) if not isinstance(value, str) else text) == value
+    assert link.mime_type == ("text/plain" if isinstance(value, str) else "application/json")
+    wire = link.as_wire()
+    assert wire["size"] == link.size_bytes and wire["_meta"] == {"tokenlint/tokens": link.tokens}
+    assert f"{link.size_bytes:,} bytes, ~{link.tokens:,} tokens" in wire["description"]
+
+
+def test_page_and_link_fit_the_budget_together(cl100k):
+    store = _linked_store()
+    sizes = tuple(range(60, 0, -1))  # every count: the page is as large as fits
+    with collecting() as noted:
+        page = fit_response(RECS, tool="t", arguments={}, max_tokens=800, store=store, page_sizes=sizes)
+    assert cl100k(render_json(page)) + cl100k(json.dumps(noted[0].as_wire())) <= 800
+    without = fit_response(RECS, tool="t", arguments={}, max_tokens=800, store=_linked_store(),
+                           page_sizes=sizes)
+    assert len(page["items"]) < len(without["items"])  # the link's room came off the page
+
+
+def test_no_link_within_budget_outside_a_call_or_without_a_resource():
+    with collecting() as noted:
+        assert fit_response(RECS[:2], tool="t", arguments={}, store=_linked_store()) == RECS[:2]
+        fit_response(RECS, tool="t", arguments={}, max_tokens=800, store=ResultStore())
+        with collecting(active=False) as off:
+            fit_response(RECS, tool="t", arguments={}, max_tokens=800, store=_linked_store())
+    assert noted == [] and off == []
+
+
+def test_links_env_turns_the_links_off(monkeypatch):
+    monkeypatch.setenv(LINKS_ENV, "off")
+    assert not links_enabled()
+    monkeypatch.setenv(LINKS_ENV, "1")
+    assert links_enabled()
+
+
+def test_a_continuation_is_served_from_the_store_for_its_tool_arguments_and_session(monkeypatch):
+    """``calling`` records how a ``tools/call`` whose result is the runtime's text was made;
+    ``serve_call`` gives the next page without the tool, and only for the same tool, arguments
+    and session."""
+    store = ResultStore()
+    monkeypatch.setattr("tokenlint.runtime.store._DEFAULT_STORE", store)
+    rows = [{"i": i, "pad": "x" * 40} for i in range(300)]
+    args = {"q": 1}
+    with calling("marker", args) as settle:
+        text = fit_json_text(rows, tool="t", arguments=args, max_tokens=800, session_id="s")
+        settle(lambda returned: returned == text)
+    cursor = json.loads(text)["next_cursor"]
+    again = {"q": 1, "cursor": cursor}
+    page = serve_call("marker", "t", again, "s")
+    assert json.loads(page)["items"][0] == rows[len(json.loads(text)["items"])]
+    for other in (serve_call("other", "t", again, "s"), serve_call("marker", "u", again, "s"),
+                  serve_call("marker", "t", {"q": 2, "cursor": cursor}, "s"),
+                  serve_call("marker", "t", again, "mallory"), serve_call("marker", "t", args, "s")):
+        assert other is RUN_TOOL
+
+
+def test_a_result_wrapped_in_something_else_keeps_no_recipe(monkeypatch):
+    store = ResultStore()
+    monkeypatch.setattr("tokenlint.runtime.store._DEFAULT_STORE", store)
+    with calling("marker", {}) as settle:
+        text = fit_json_text(RECS, tool="t", arguments={}, max_tokens=800)
+        settle(lambda returned: False)  # e.g. the tool sent the page beside other blocks
+    assert serve_call("marker", "t", {"cursor": json.loads(text)["next_cursor"]}, None) is RUN_TOOL
+
+
+def test_current_session_id_reads_the_session_the_v2_hook_publishes():
+    from tokenlint.runtime.resources import _SESSION, current_session_id
+
+    token = _SESSION.set("s-9")
+    try:
+        assert current_session_id() == "s-9"
+    finally:
+        _SESSION.reset(token)
+    ctx = types.SimpleNamespace(request=types.SimpleNamespace(headers={"mcp-session-id": "s-3"}))
+    assert session_id_from_context(ctx) == "s-3"  # mcp 2.x low-level ServerRequestContext

@@ -168,6 +168,25 @@ class FitToBudget(VisitorBasedCodemodCommand):
         laid_out = layout_statement(updated_node, self.line_length - len(self.stmt_indent))
         return laid_out if laid_out is not None else updated_node
 
+    # -- the result resource -------------------------------------------------------------------
+    def leave_Module(self, original_node: cst.Module, updated_node: cst.Module) -> cst.Module:
+        """``register_result_resource(<server>)`` after each statement the plan names
+        (``plan.resources``): below a ``def`` or ``class`` after two blank lines, as black and
+        ruff space top-level code after one; right below a simple statement."""
+        if not self.plan.resources:
+            return updated_node
+        body: list[cst.BaseStatement] = []
+        for original, updated in zip(original_node.body, updated_node.body):
+            body.append(updated)
+            key = self._key(original)
+            name = self.plan.resources.get(key) if key is not None else None
+            if name is None:
+                continue
+            blank = 2 if isinstance(original, cst.BaseCompoundStatement) else 0
+            call = cst.parse_statement(f"register_result_resource({name})\n")
+            body.append(call.with_changes(leading_lines=[cst.EmptyLine()] * blank))
+        return updated_node.with_changes(body=body)
+
     # -- function definitions ----------------------------------------------------------------
     def leave_FunctionDef(self, original_node: cst.FunctionDef, updated_node: cst.FunctionDef) -> cst.FunctionDef:
         key = self._key(original_node)

@@ -17,7 +17,8 @@ Within budget the tool returns exactly what it returned before; over budget it r
 page of whole records that fits (or a text page), a ``next_action`` that fetches the rest with a
 cursor, and a summary of what was left out. See ``response.fit_response`` for the shapes,
 ``structured.Paged`` for tools with an ``outputSchema``, ``resources.register_result_resource`` to
-expose full results as MCP resources, and ``collector.collect_pages`` for clients.
+expose full results as MCP resources linked from every page (``links``), and
+``collector.collect_pages`` for clients.
 """
 
 #: The version of the ``mcp-tokenlint-runtime`` distribution (tokenlint/runtime/pyproject.toml).
@@ -43,6 +44,7 @@ from .limits import (
     DEFAULT_MAX_RESPONSE_TOKENS,
     DEFAULT_PAGE_SIZES,
 )
+from .links import LINKS_ENV
 from .lowlevel import CURSOR_INPUT_SCHEMA, declare_cursor, fit_json_text, with_cursor_parameter
 from .once import computed_once
 from .reduction import largest_fitting_count
@@ -99,6 +101,7 @@ __all__ = [
     "format_footer",
     "join_text_pages",
     "largest_fitting_count",
+    "LINKS_ENV",
     "merge_pages",
     "next_action",
     "parse_text_page",

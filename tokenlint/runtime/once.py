@@ -48,12 +48,13 @@ from __future__ import annotations
 
 import functools
 import inspect
+from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import Any, Callable, Mapping, TypeVar
+from typing import Any, Callable, Iterator, Mapping, TypeVar
 
 from .cursors import CURSOR_ARGUMENT, fingerprint_arguments, peek_entry_id
 
-__all__ = ["computed_once"]
+__all__ = ["computed_once", "serve_call", "calling", "RUN_TOOL"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -98,12 +99,12 @@ def note_stored(entry: Any, store: Any, returned: Any) -> None:
         run.made.append((entry, store, returned))
 
 
-def _settle(run: _Run, result: Any, seen: set[tuple[str, Any]]) -> None:
-    """Keep the recipes of the entries whose value the body returned as it is (and note their
-    tool, for ``owner``, in ``seen``); drop the others' (their pages were wrapped in something
-    the decorator cannot rebuild)."""
+def _settle(run: _Run, kept: Callable[[Any], bool], seen: set[tuple[str, Any]]) -> None:
+    """Keep the recipes of the entries whose value ``kept`` accepts (the body returned it as it
+    is; note their tool, for ``owner``, in ``seen``); drop the others' (their pages were
+    wrapped in something the store cannot rebuild)."""
     for entry, store, returned in run.made:
-        if returned is result:
+        if kept(returned):
             seen.add((entry.tool, run.owner))
         else:
             entry.replay = None
@@ -146,6 +147,19 @@ def _serve(function: str, sig: inspect.Signature, args: tuple, kwargs: dict,
         return _RUN_BODY
     bound.apply_defaults()
     params = bound.arguments
+
+    def accept(entry: Any) -> bool:
+        # a closure made again, or another instance's method: its tool may page other data
+        return seen is None or (entry.tool, _owner(sig, params)) in seen
+
+    return _stored_page(function, params, lambda: _session_of(params.values()), accept)
+
+
+def _stored_page(function: str, params: Mapping[str, Any], session_of: Callable[[], str | None],
+                 accept: Callable[[Any], bool]) -> Any:
+    """The page the cursor in ``params`` points at, served from the store with the recipe
+    ``function`` recorded, when the entry is ``accept``ed and bound to these arguments and this
+    session (``session_of()``); else ``_RUN_BODY``."""
     cursor = params.get(CURSOR_ARGUMENT)
     if not isinstance(cursor, str) or not cursor:
         return _RUN_BODY
@@ -162,8 +176,7 @@ def _serve(function: str, sig: inspect.Signature, args: tuple, kwargs: dict,
     replay = getattr(entry, "replay", None)
     if not replay or replay.get("function") != function or replay.get("tool") != entry.tool:
         return _RUN_BODY
-    if seen is not None and (entry.tool, _owner(sig, params)) not in seen:
-        # a closure made again, or another instance's method: its tool may page other data
+    if not accept(entry):
         return _RUN_BODY
     names = replay["names"]
     if any(n not in params for n in names):
@@ -171,7 +184,7 @@ def _serve(function: str, sig: inspect.Signature, args: tuple, kwargs: dict,
     arguments = {n: params[n] for n in names}
     if fingerprint_arguments(arguments) != entry.fingerprint:
         return _RUN_BODY
-    session_id = _session_of(params.values())
+    session_id = session_of()
     if (session_id or None) != (entry.session_id or None):
         return _RUN_BODY
     options: dict[str, Any] = dict(tool=replay["tool"], arguments=arguments, cursor=cursor,
@@ -186,6 +199,47 @@ def _serve(function: str, sig: inspect.Signature, args: tuple, kwargs: dict,
     from .response import fit_response
 
     return fit_response(None, **options)
+
+
+#: Returned by ``serve_call`` when the call must run the tool.
+RUN_TOOL = _RUN_BODY
+
+
+def serve_call(function: str, tool: str, arguments: Mapping[str, Any],
+               session_id: str | None) -> Any:
+    """Computed once for a whole ``tools/call`` (the hook ``sdk_hooks`` installs; low-level
+    servers, whose tools are branches of one handler): the text page a continuation call of
+    ``tool`` with ``arguments`` (its ``cursor`` included) gets from the store, when an earlier
+    call under the same ``function`` marker (``calling``) recorded a recipe for it; else
+    ``RUN_TOOL``. Never raises: a page that cannot be served runs the tool, whose own runtime
+    call then answers (or raises ``CursorError``) as without the hook."""
+    try:
+        return _stored_page(function, arguments, lambda: session_id,
+                            lambda entry: entry.tool == tool)
+    except Exception:
+        return RUN_TOOL
+
+
+@contextmanager
+def calling(function: str, arguments: Mapping[str, Any]) -> Iterator[Callable[[Callable[[Any], bool]], None]]:
+    """Run one ``tools/call`` under the recipe marker ``function``; yields ``settle(kept)``,
+    to call with the tool's result: ``kept(returned)`` says whether the result is exactly the
+    value a runtime call returned (then its later pages are served by ``serve_call``). A
+    ``computed_once`` tool inside records under its own function instead."""
+    run = _Run(function, dict(arguments), None)
+    token = _RUN.set(run)
+    done = [False]
+
+    def settle(kept: Callable[[Any], bool]) -> None:
+        done[0] = True
+        _settle(run, kept, set())
+
+    try:
+        yield settle
+    finally:
+        _RUN.reset(token)
+        if not done[0]:  # the tool raised: keep no recipe
+            _settle(run, lambda returned: False, set())
 
 
 def computed_once(fn: F) -> F:
@@ -230,7 +284,7 @@ def computed_once(fn: F) -> F:
                 result = await fn(*args, **kwargs)
             finally:
                 _RUN.reset(token)
-            _settle(run, result, seen if seen is not None else set())
+            _settle(run, lambda returned: returned is result, seen if seen is not None else set())
             return result
 
         wrapper: Any = async_wrapper
@@ -245,7 +299,7 @@ def computed_once(fn: F) -> F:
                 result = fn(*args, **kwargs)
             finally:
                 _RUN.reset(token)
-            _settle(run, result, seen if seen is not None else set())
+            _settle(run, lambda returned: returned is result, seen if seen is not None else set())
             return result
 
         wrapper = sync_wrapper

@@ -211,6 +211,7 @@ def _dump(entry: StoredResult) -> bytes:
         "pages": _pages_out(entry.pages) if entry.pages is not None else None,
         "cache": [[_key_out(k), _pages_out(v)] for k, v in entry.cache.items()],
         "replay": _replay_out(entry.replay),
+        "full": [entry.full_bytes, entry.full_tokens, entry.full_tokens_exact],
     }
     return json.dumps(doc, ensure_ascii=False, separators=(",", ":"),
                       default=_fallback).encode("utf-8")
@@ -229,6 +230,7 @@ def _load(entry_id: str, data: bytes) -> StoredResult:
         total_tokens=doc["total_tokens"],
         cache={_key_in(k): _pages_in(v) for k, v in doc["cache"]},
         replay=doc.get("replay"),
+        **dict(zip(("full_bytes", "full_tokens", "full_tokens_exact"), doc.get("full", ()))),
     )
 
 

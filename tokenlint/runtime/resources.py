@@ -1,16 +1,23 @@
 """Full results as MCP resources, ResourceLink blocks, and the client session of a request.
 
-``register_result_resource(server)`` adds a resource template ``tokenlint://results/{result_id}``
-to a FastMCP-style server, so the ``resource_uri`` of every page can be read with
-``resources/read``. It works with:
+``register_result_resource(server)`` (which ``tokenlint fix`` adds once per server it rewrites
+tools of) makes the ``resource_uri`` of every page readable with ``resources/read`` at
+``tokenlint://results/{result_id}``, and makes every paged response carry a ``resource_link``
+content block to it, sized in bytes and tokens (``links``). It works with:
 
-* mcp 1.x ``mcp.server.fastmcp.FastMCP``,
-* mcp 2.x ``mcp.server.mcpserver.MCPServer``,
-* standalone ``fastmcp.FastMCP`` (3.x on mcp 1.x, 4.x on mcp 2.x).
+* mcp 1.x ``mcp.server.fastmcp.FastMCP`` and mcp 2.x ``mcp.server.mcpserver.MCPServer``: a
+  resource template, and a wrapper of the low-level ``tools/call`` handler under it;
+* standalone ``fastmcp.FastMCP`` (3.x on mcp 1.x, 4.x on mcp 2.x): a resource template, and a
+  fastmcp ``Middleware`` (``on_call_tool``);
+* the low-level ``mcp.server.lowlevel.Server`` of mcp 1.x and 2.x: ``resources/read``,
+  ``resources/templates/list`` (and an empty ``resources/list`` when the server has none, so the
+  ``resources`` capability is declared) that answer for ``tokenlint://results/`` URIs and hand
+  every other URI to the server's own handlers, and a wrapper of its ``tools/call`` handler.
+  Call it after the server's handlers are registered (mcp 1.x registers them with decorators).
 
-A low-level ``Server`` has no templates helper: answer ``resources/read`` for URIs that start with
-``RESULT_URI_PREFIX`` with ``read_stored_result(uri, store=..., session_id=...)`` in its read
-handler, and set ``store.resource_uri_prefix = RESULT_URI_PREFIX``.
+The ``tools/call`` wrapper also serves a continuation of a low-level tool from the store without
+running the handler (``once.serve_call``: computed once), and on mcp 2.x tells the runtime the
+client session (``current_session_id``), which mcp 2.x keeps in no context variable.
 
 Access control: result ids are 128-bit random (unguessable), and a result stored for one client
 session is never served to another: the reader's session (``session_id_from_context``) must equal
@@ -20,19 +27,24 @@ bind to "no session".
 
 from __future__ import annotations
 
-import json
 import sys
+from contextvars import ContextVar
 from typing import Any, Mapping
 
 from .estimator import render_json
+from .links import LINKS_ENV, full_result_text, links_enabled
 from .sdk_errors import flavoured
-from .store import ResultStore, StoredResult, default_store
+from .store import ResultStore, default_store
 
 __all__ = ["ResultNotFoundError", "RESULT_URI_PREFIX", "register_result_resource", "read_stored_result",
-           "resource_link", "as_content_blocks", "session_id_from_context", "current_session_id"]
+           "resource_link", "as_content_blocks", "session_id_from_context", "current_session_id",
+           "LINKS_ENV"]
 
 #: Scheme and path of stored-result URIs; the entry id follows.
 RESULT_URI_PREFIX = "tokenlint://results/"
+
+#: The client session of the ``tools/call`` running now, set by the mcp 2.x hook (``sdk_hooks``).
+_SESSION: ContextVar[str | None] = ContextVar("tokenlint_session", default=None)
 
 
 class ResultNotFoundError(ValueError):
@@ -50,6 +62,7 @@ def session_id_from_context(ctx: Any) -> str | None:
     * standalone fastmcp: ``ctx.session_id`` (the ``mcp-session-id`` header on HTTP, else an id
       fastmcp keeps on the session object);
     * mcp 2.x ``MCPServer``: ``ctx.headers["mcp-session-id"]`` (None on stdio);
+    * mcp 2.x low-level ``ServerRequestContext``: ``ctx.request.headers["mcp-session-id"]``;
     * mcp 1.x ``FastMCP``: ``ctx.request_context.request.headers["mcp-session-id"]`` on HTTP.
 
     The 2026-07-28 MCP spec drops protocol sessions; cursors work without one (field.md section 3).
@@ -75,6 +88,8 @@ def session_id_from_context(ctx: Any) -> str | None:
             headers = getattr(request, "headers", None)
         except Exception:
             headers = None
+    if headers is None:
+        headers = getattr(getattr(ctx, "request", None), "headers", None)
     if headers is not None:
         try:
             sid = headers.get("mcp-session-id")
@@ -94,11 +109,15 @@ def current_session_id() -> str | None:
       ``session_id_from_context``;
     * mcp 1.x (``FastMCP`` and the low-level ``Server``): the ``request_ctx`` context variable
       of ``mcp.server.lowlevel.server``: its HTTP request's ``mcp-session-id`` header;
-    * mcp 2.x ``MCPServer``/low-level ``Server``: keep no context variable: None (pass
+    * mcp 2.x ``MCPServer``/low-level ``Server``: keep no context variable; the ``tools/call``
+      hook ``register_result_resource`` installs sets one of the runtime's (else pass
       ``session_id_from_context(ctx)`` from a ``Context`` parameter there).
 
     Only looks into SDK modules already imported: it never imports one.
     """
+    sid = _SESSION.get()
+    if sid:
+        return sid
     deps = sys.modules.get("fastmcp.server.dependencies")
     if deps is not None:
         try:
@@ -121,21 +140,11 @@ def current_session_id() -> str | None:
     return None
 
 
-def _full_text(entry: StoredResult) -> str:
-    if entry.kind == "text":
-        return entry.text or ""
-    if entry.kind == "value":
-        return json.dumps(json.loads(entry.text or "null"), indent=2, ensure_ascii=False)
-    value: Any = entry.items
-    if entry.container is not None:
-        value = dict(entry.container)
-        value[entry.list_key] = entry.items  # type: ignore[index]
-    return render_json(value, indent=2)
-
-
 def read_stored_result(uri_or_id: str, *, store: ResultStore | None = None,
                        session_id: str | None = None) -> str:
-    """The full stored result behind ``uri_or_id`` as text (JSON for records, the str for text).
+    """The full stored result behind ``uri_or_id`` as text: the str for text, compact JSON
+    (``json.dumps`` defaults) for records and values (``links.full_result_text``; its UTF-8
+    length is the ``size`` of the result's resource link).
 
     Raises ``ResultNotFoundError`` (a ``ValueError``) with the same message whether the result is unknown, expired, or stored
     for another session (so a foreign reader learns nothing).
@@ -148,27 +157,23 @@ def read_stored_result(uri_or_id: str, *, store: ResultStore | None = None,
         raise ResultNotFoundError(
             "no stored result at this URI: results expire after some minutes and belong to the "
             "client session that created them; call the tool again")
-    return _full_text(entry)
+    return full_result_text(entry)
 
 
-def _context_class(server: Any) -> Any:
-    modules = [c.__module__ for c in type(server).__mro__]
-    if any(m.startswith("fastmcp") for m in modules):
+def _context_class(kind: str) -> Any:
+    """The ``Context`` class a resource function of a ``kind`` server is given (``sdk_hooks``)."""
+    if kind == "fastmcp":
         from fastmcp import Context  # type: ignore[import-not-found]
-
-        return Context
-    if any(m.startswith("mcp.server.mcpserver") for m in modules):
+    elif kind == "mcpserver":
         from mcp.server.mcpserver import Context  # type: ignore[import-not-found]
-
-        return Context
-    if any(m.startswith("mcp.server.fastmcp") for m in modules):
+    else:
         from mcp.server.fastmcp import Context  # type: ignore[import-not-found]
+    return Context
 
-        return Context
-    raise TypeError(
-        f"register_result_resource needs a FastMCP, MCPServer or fastmcp server, not "
-        f"{type(server).__name__}; for a low-level Server call read_stored_result in its "
-        "resources/read handler")
+
+#: Servers ``register_result_resource`` already equipped (by ``id``; a server lives as long as
+#: its process in practice, and ``__tokenlint_result_resource__`` marks those that allow it).
+_REGISTERED: set[int] = set()
 
 
 def register_result_resource(
@@ -177,22 +182,55 @@ def register_result_resource(
     store: ResultStore | None = None,
     name: str = "tokenlint_result",
     description: str = "Full result of a paged tool call (see resource_uri in the tool result).",
+    links: bool | None = None,
 ) -> str:
-    """Register the template ``tokenlint://results/{result_id}`` on ``server``; return it.
+    """Make full results of paged tool calls readable on ``server`` and linked from each page;
+    return the URI template ``tokenlint://results/{result_id}``.
 
-    ``store`` (default ``default_store()``) is the store ``fit_response`` uses for this server;
-    from now on its pages carry ``resource_uri``. Raises ``TypeError`` for an unsupported server.
+    ``server``: mcp 1.x ``FastMCP``, mcp 2.x ``MCPServer``, standalone fastmcp ``FastMCP``, or a
+    low-level ``Server`` of mcp 1.x or 2.x (after its handlers are registered). ``store`` (default
+    ``default_store()``) is the store ``fit_response`` uses for this server; from now on its pages
+    carry ``resource_uri``. ``links``: append a ``resource_link`` block (MCP 2025-06-18,
+    server/tools) to each paged response, ``size`` in bytes and tokens in its description and
+    ``_meta`` (``links``); default: on unless ``TOKENLINT_RESULT_LINKS`` is ``0``/``off``/
+    ``false``/``no``. Idempotent: a second call for the same server changes nothing (``fix`` adds
+    one per module, and a server may be shared by several modules).
+
+    Raises ``TypeError`` for an unsupported server, ``ValueError`` for an mcp 1.x low-level server
+    whose ``@server.call_tool()`` handler is not registered yet.
     """
-    store = store if store is not None else default_store()
-    context_cls = _context_class(server)
+    from .sdk_hooks import hook_tools_call, serve_lowlevel_resources, server_kind
+
     template = RESULT_URI_PREFIX + "{result_id}"
+    if getattr(server, "__tokenlint_result_resource__", False) or id(server) in _REGISTERED:
+        return template
+    store = store if store is not None else default_store()
+    kind = server_kind(server)
+    links = links_enabled() if links is None else links
+    if kind.startswith("lowlevel"):
+        def read(uri: str, ctx: Any) -> tuple[str, str]:
+            session = session_id_from_context(ctx) if ctx is not None else current_session_id()
+            text = read_stored_result(uri, store=store, session_id=session)
+            entry = store.get(uri[len(RESULT_URI_PREFIX):])
+            return text, "text/plain" if entry is not None and entry.kind == "text" else "application/json"
 
-    def tokenlint_result(result_id: str, ctx: Any) -> str:
-        return read_stored_result(result_id, store=store, session_id=session_id_from_context(ctx))
+        serve_lowlevel_resources(server, kind, read, template, name, description)
+    else:
+        context_cls = _context_class(kind)
 
-    tokenlint_result.__annotations__ = {"result_id": str, "ctx": context_cls, "return": str}
-    server.resource(template, name=name, description=description)(tokenlint_result)
+        def tokenlint_result(result_id: str, ctx: Any) -> str:
+            return read_stored_result(result_id, store=store, session_id=session_id_from_context(ctx))
+
+        tokenlint_result.__annotations__ = {"result_id": str, "ctx": context_cls, "return": str}
+        server.resource(template, name=name, description=description)(tokenlint_result)
+    # the marker names the server, so a continuation on another replica finds the same recipe
+    hook_tools_call(server, kind, marker=f"tokenlint.tools_call:{getattr(server, 'name', '')}",
+                    links=links)
     store.resource_uri_prefix = RESULT_URI_PREFIX
+    try:
+        server.__tokenlint_result_resource__ = True
+    except Exception:  # a server class with __slots__
+        _REGISTERED.add(id(server))
     return template
 
 

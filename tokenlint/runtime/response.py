@@ -31,6 +31,7 @@ smaller). Budgets are in tokens (cl100k; see ``estimator``).
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from typing import Any, Mapping, Sequence
 
 from .cursors import (
@@ -43,6 +44,7 @@ from .cursors import (
     read_cursor,
 )
 from .estimator import TokenEstimator, _fallback, render_json
+from .links import link_allowance, note_served
 from .once import note_stored, recipe_for
 from .limits import DEFAULT_MAX_RESPONSE_TOKENS, DEFAULT_PAGE_SIZES, ClientProfile, client_profile
 from .reduction import largest_fitting_count
@@ -83,6 +85,19 @@ def _within_size(profile: ClientProfile | None, text: str, value: Any) -> bool:
     if profile.max_lines and text.count("\n") + 1 > profile.max_lines:
         return False
     return True
+
+
+def _without(profile: ClientProfile | None, size_bytes: int) -> ClientProfile | None:
+    """``profile`` with room taken off its chars, bytes and lines for ``size_bytes`` bytes of
+    one more line (a resource link sent beside the page)."""
+    if profile is None or not profile.has_size_limits:
+        return profile
+
+    def less(limit: int | None, by: int) -> int | None:
+        return max(limit - by, 1) if limit else limit
+
+    return replace(profile, max_chars=less(profile.max_chars, size_bytes),
+                   max_bytes=less(profile.max_bytes, size_bytes), max_lines=less(profile.max_lines, 1))
 
 
 def _default_estimator() -> TokenEstimator:
@@ -495,6 +510,10 @@ def _fit(
              or _within_size(profile, est.render(value), value)):
         return value, None  # the common case: nothing else is computed
 
+    allowance = link_allowance(tool, store)
+    if allowance is not None:  # the page's resource link (``links``) must fit beside it
+        max_tokens = max(max_tokens - allowance[0], MIN_MAX_TOKENS)
+        profile = _without(profile, allowance[1])
     fingerprint = fingerprint_arguments(arguments)
     if cursor:
         entry_id = peek_entry_id(cursor)
@@ -555,7 +574,10 @@ def _fit(
 
 
 def _saved(pager: _Pager, page: Any) -> Any:
-    """``page``, after writing the page cuts ``pager`` computed back to a shared store."""
+    """``page``, after noting its stored result for the call's resource link (``links``) and
+    writing what ``pager`` computed (page cuts, the result's size) back to a shared store."""
+    if pager.stored and note_served(pager.entry, pager.store):
+        pager.dirty = True
     if pager.stored and pager.dirty:
         pager.store.save(pager.entry)
     return page

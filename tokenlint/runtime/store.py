@@ -39,6 +39,7 @@ class StoredResult:
     text pages). ``size_bytes`` is the UTF-8 size of the rendered result. ``tool``, ``fingerprint``
     and ``session_id`` bind the entry to the call that made it. ``replay`` (set inside a
     ``computed_once`` tool) says how to serve its later pages without running the tool.
+    ``full_bytes``/``full_tokens`` size the whole result for its resource link (``links``).
     """
 
     entry_id: str
@@ -57,6 +58,11 @@ class StoredResult:
     cache: dict[Any, Any] = field(default_factory=dict)  # e.g. text pages of one huge record
     #: how to serve the later pages without running the tool (``once.computed_once``), or None
     replay: dict[str, Any] | None = None
+    #: UTF-8 bytes and cl100k tokens (exact, or a proven upper bound) of the whole result as
+    #: ``resources/read`` returns it; 0 until a page is served with a resource link (``links``)
+    full_bytes: int = 0
+    full_tokens: int = 0
+    full_tokens_exact: bool = False
 
 
 class ResultStore:
