@@ -20,6 +20,12 @@ class UnboundedHttpBody(SourceRule):
     So is what a shared request helper returns when the caller passes it such a method
     (`self._request("DELETE", f"labels/{label_id}")`).
 
+    A `GET` of one resource, a URL whose path ends in an identifier placeholder
+    (`f"{base}/tasks/{task_id}"`, the REST convention for an item of a collection), returns
+    one record: fields picked from its `.json()` are small, the record returned whole is
+    still flagged (every field the service sends). `/tasks/{task_id}/comments` or a query
+    string (`?q=`) is a listing.
+
     ## Why is this bad?
     An API listing or a web page is as large as the server makes it. Proxying it straight to the
     model hands the remote server control of your context window.

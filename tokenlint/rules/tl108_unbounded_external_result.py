@@ -41,7 +41,12 @@ class UnboundedExternalResult(SourceRule):
       `…_version`, `…_stats`, `…_config`), the acknowledgement of a write, a handle
       (`Client(...)`). A record returned whole (`return client.get_build_info(n)`,
       `listing()[0]`) is of open-ended contents, every field the service sends, unless it is
-      status-like;
+      status-like. A field is picked by subscript or `.get("…")`, in the tool or in a helper
+      it is passed to (`quote.get("last")`), but a field named for the record's payload
+      (`Item`, `content`, `body`, `results`, `value`, `entries`…) is as large as the record,
+      and so is what a helper makes by walking the payload of the one record it is given
+      (`for frame in event.get("entries")`). An SDK model's serializer (`.model_dump()`,
+      `.to_dict()`) gives its declared fields, one fixed-shape record;
     - a limit-like argument the call is given (`limit=`, `max_results=`, `top_k=`,
       `n_results=`, also through `**params`) or a cap set on a request object that is then sent
       (`Query(q).paging(0, k)`, `arxiv.Search(q, max_results=10)`): judged like any other bound,
