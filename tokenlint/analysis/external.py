@@ -359,10 +359,10 @@ class ExternalCalls:
         if http_write(node, self.function_name):
             return frozenset({Marker("http_ack", site)})
         url = next((a.value for a in node.args if a.keyword is None or a.keyword.value == "url"), None)
-        if isinstance(url, cst.BaseExpression) and string_literal(url) is not None and url is node.args[0].value \
+        if url is not None and url is node.args[0].value and string_literal(url) is not None \
                 and len(node.args) > 1 and node.args[1].keyword is None:
             url = node.args[1].value  # ``client.request("GET", url)``
-        one = record_path(self.string_value(url)) if isinstance(url, cst.BaseExpression) else False
+        one = url is not None and record_path(self.string_value(url))
         return frozenset({Marker("http_response", site, sql_bound=self.request_bound(node), whole=one)})
 
 
@@ -433,7 +433,7 @@ def record_path(url: str | None) -> bool:
     whole-URL placeholder (``{endpoint}``) is not."""
     if not url or "?" in url:
         return False
-    segments = [seg for seg in url.rstrip("/").split("/")]
+    segments = url.rstrip("/").split("/")
     if len(segments) < 2:
         return False
     last = segments[-1]
@@ -499,6 +499,18 @@ def whole_record_sources(flow: Flow) -> list[Src]:
             out.append(Src(m.rule, m.site, f"{callee or '…'}() (one record returned whole, every field)",
                            m.sql_bound))
     return out
+
+
+def payload_of(t):
+    """The open-ended payload field of a value (``resp["Item"]``, ``page["body"]["storage"]
+    ["value"]``, ``shapes.open_field``): of a record or a part of one, as large as the record
+    (a ``whole`` marker); of a helper's parameter, marked ``payload`` for each caller to judge.
+    The counterpart of ``part_of``, for fields that are not one fixed field."""
+    if isinstance(t, Param) and t.site is None and not t.part:
+        return replace(t, payload=True)
+    if isinstance(t, Marker) and t.kind == "object" and t.family != CONTEXT_FAMILY:
+        return replace(t, whole=True)
+    return t
 
 
 def part_of(t):

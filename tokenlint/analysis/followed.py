@@ -204,9 +204,8 @@ class FollowedCalls:
                     if cap.param and cap.param_site is None:  # a cap named by another parameter
                         cap = self._rebound(Src("", cap.site, "", cap), fn, arg_flows).bound
                     passed = apply_bound(passed, cap)
-                given = arg_node(node, fn, t.name) if t.payload else None
                 if t.payload and passed and all(isinstance(x, Marker) and x.kind == "object" for x in passed) \
-                        and given is not None and not self._dict_pairs(given):
+                        and (given := arg_node(node, fn, t.name)) is not None and not self._dict_pairs(given):
                     # ``format_event(event)`` iterating ``event.get("entries")``: the payload of the
                     # one record passed, as large as the service made it (a dict the caller built
                     # of fields it picked, ``{"id": p.id, ...}``, holds no payload)

@@ -16,7 +16,7 @@ string values known before run time); ``values`` holds the small predicates they
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Iterable
 
 import libcst as cst
@@ -25,7 +25,7 @@ from tokenlint.analysis import catalogue as cat
 from tokenlint.analysis.constants import (Constants, keyword_arg, le_in_annotation, le_of_call, module_constant,
                                           string_literal)
 from tokenlint.analysis.external import (CONTEXT_FAMILY, SERIALIZERS, SIZE_UNKNOWN, ExternalCalls, drained, http_body_bound,
-                                         is_context_param, limit_like, made_object, part_of,
+                                         is_context_param, limit_like, made_object, part_of, payload_of,
                                          whole_record_sources)
 from tokenlint.analysis.followed import FollowedCalls, find_instance_attribute_classes, find_instance_collections
 from tokenlint.analysis.knowledge import Knowledge
@@ -194,17 +194,6 @@ class _Return(Exception):
 
 #: Comparison operators that order sizes (a size check compares with one of these).
 _ORDERINGS = (cst.GreaterThan, cst.GreaterThanEqual, cst.LessThan, cst.LessThanEqual)
-
-
-def payload_of(t):
-    """The open-ended payload field of a value (``resp["Item"]``, ``page["body"]["storage"]
-    ["value"]``, ``shapes.open_field``): of a record or a part of one, as large as the record
-    (a ``whole`` marker); of a helper's parameter, marked ``payload`` for each caller to judge."""
-    if isinstance(t, Param) and t.site is None and not t.part:
-        return replace(t, payload=True)
-    if isinstance(t, Marker) and t.kind == "object" and t.family != CONTEXT_FAMILY:
-        return replace(t, whole=True)
-    return t
 
 
 def _record_like(t) -> bool:
