@@ -196,6 +196,27 @@ class ExternalCalls:
             return self.a.instance_attribute_family(found[0], found[1], expr.attr.value)
         return None
 
+    def _duck_class(self, expr: cst.BaseExpression, method: str) -> str | None:
+        """The qualified project class of a parameter with no declared type, read from the
+        method called on it: ``async def handle(arguments, db): db.execute_query(q)`` where this
+        module imports exactly one class of the run (``from .db_client import SnowflakeDB``)
+        that defines (or inherits) ``execute_query``. Only many-word method names count
+        (``execute_query``, not ``get``), which a library object is unlikely to share; else None."""
+        if not isinstance(expr, cst.Name) or len(words(method)) < 2:
+            return None
+        ps = self.fn.params
+        if not any(p.name.value == expr.value and p.annotation is None
+                   for p in [*ps.posonly_params, *ps.params, *ps.kwonly_params]):
+            return None
+        found = []
+        for qualified in set(self.mod.imports.names.values()):
+            if not qualified.rsplit(".", 1)[-1][:1].isupper():
+                continue
+            if self.a.project.resolve_class(qualified) is not None and \
+                    self.a.family_method(qualified, method) is not None:
+                found.append(qualified)
+        return found[0] if len(found) == 1 else None
+
     def _external_root(self, expr: cst.BaseExpression, method: str | None = None) -> str | None:
         """Whether the object a method is called on comes from outside the tool's own values:
         returns its family (a qualified name, or ``""`` when unknown) or None when it is a

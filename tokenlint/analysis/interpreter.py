@@ -1005,7 +1005,7 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
             if not families:
                 # a module-level instance (``handler = FileHandler()``), ``self.editor`` set in
                 # the class or a base, or a chain of them (``service.attachments.names()``)
-                family = self._chain_class(func.value)
+                family = self._chain_class(func.value) or self._duck_class(func.value, method)
                 families = [family] if family else []
             for family in families:
                 helper = self.a.family_method(family, method)
@@ -1059,7 +1059,7 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
             return self.a.method_of(self.mod, self.class_name, method) is not None
         families = [m.family for m in markers(recv, "object") if m.family]
         if not families:
-            family = self._chain_class(func.value)
+            family = self._chain_class(func.value) or self._duck_class(func.value, method)
             families = [family] if family else []
         return any(self.a.family_method(f, method) is not None for f in families)
 
