@@ -104,3 +104,13 @@ def test_unresolved_registrations_are_reported(fixture_run):
                 expected.add((f"fixtures/{path.relative_to(FIXTURES).as_posix()}", i + 1))
     found = {(f.path, f.line) for f in fixture_run.result.findings if f.code == "TL002"}
     assert expected and found == expected
+
+
+def test_every_fixture_is_described_in_the_fixtures_readme():
+    """``fixtures/README.md`` is the map of the fixtures: each top-level fixture module and package
+    has its row (a new fixture without one is a theme nobody can find)."""
+    readme = (FIXTURES / "README.md").read_text(encoding="utf-8")
+    entries = sorted(p.name + ("/" if p.is_dir() else "") for p in FIXTURES.iterdir()
+                     if (p.suffix == ".py" or p.is_dir()) and not p.name.startswith((".", "__")))
+    missing = [name for name in entries if f"`{name}" not in readme]
+    assert not missing, f"fixtures without a row in fixtures/README.md: {missing}"

@@ -94,12 +94,14 @@ SCALAR_METHODS = frozenset(
      "unlink", "write_text", "write_bytes", "touch", "rename", "replace_file"}
 )
 
-#: Attributes that are scalars whatever their owner.
+#: Attributes that are scalars whatever their owner. ``counters`` is the fixed record of counts a
+#: write reports (neo4j's ``ResultSummary.counters``: nodes_created, properties_set, ...);
+#: ``acknowledged`` / ``inserted_id`` / ``upserted_id`` are pymongo's write results.
 #: (Not ``name`` or ``size``: on the elements of a collection those are per-item data, and a list
 #: of names grows with the collection.)
 SCALAR_ATTRIBUTES = frozenset(
     {"returncode", "status_code", "status", "ok", "reason", "rowcount", "lastrowid", "pid",
-     "encoding", "closed", "elapsed"}
+     "encoding", "closed", "elapsed", "counters", "acknowledged", "inserted_id", "upserted_id"}
 )
 
 #: Names of calls that count tokens or estimate them (a ``Measure`` in tokens).

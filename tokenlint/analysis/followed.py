@@ -160,6 +160,12 @@ class FollowedCalls:
         parts = summary.tuple_parts()
         if parts is not None:  # ``a, b = helper()``: each target gets its own part
             self._tuple_results[id(node)] = [self._from_helper(p, node, fn, arg_flows) for p in parts]
+        entries = summary.dict_parts()
+        if entries is not None:  # ``r = helper(); r["message"]``: each key its own flow
+            self._dict_results[id(node)] = {
+                k: record_of_get(ack_of_write(self._from_helper(f, node, fn, arg_flows), node, self.function_name),
+                                 node, self.string_value)
+                for k, f in entries.items()}
         out = ack_of_write(self._from_helper(summary.returned(), node, fn, arg_flows), node, self.function_name)
         out = record_of_get(out, node, self.string_value)
         handle = self._annotated_handle(module, fn)

@@ -59,6 +59,17 @@ class SizeCheck:
     measured_params: frozenset = frozenset()
 
 
+def _literal_entries(node: cst.Dict) -> list[tuple[str, cst.BaseExpression]] | None:
+    """``(key, value)`` of a dict literal whose keys are all string literals (no ``**``)."""
+    out = []
+    for e in node.elements:
+        key = string_literal(e.key) if isinstance(e, cst.DictElement) else None
+        if key is None:
+            return None
+        out.append((key, e.value))
+    return out
+
+
 @dataclass
 class Summary:
     """What a function (tool body or helper) contributes: returned flows and size checks."""
@@ -73,6 +84,11 @@ class Summary:
     #: some return gives something else. Lets ``x, y = helper()`` keep the parts apart.
     tuple_returns: list[tuple[Flow, ...]] = field(default_factory=list)
     mixed_returns: bool = False
+    #: Per-key flows of each ``return {"message": ..., "cell": ...}`` (a dict literal with string
+    #: keys); ``other_returns`` when some return gives something else. Lets ``r = helper();
+    #: r["message"]`` read the one entry.
+    dict_returns: list[dict[str, Flow]] = field(default_factory=list)
+    other_returns: bool = False
     #: In an ``__init__``: the data it stores on ``self`` (``self.text = f.read()``), which the
     #: object it makes then holds (``Raw(p).text``, ``Doc(p).cells()``).
     stored: Flow = EMPTY
@@ -85,6 +101,14 @@ class Summary:
         if any(len(t) != arity for t in self.tuple_returns):
             return None
         return tuple(union(*(t[i] for t in self.tuple_returns)) for i in range(arity))
+
+    def dict_parts(self) -> dict[str, Flow] | None:
+        """The flow of each key when every return is a dict literal with string keys (a key
+        missing from some returns holds what the others put there; one no return has, nothing)."""
+        if self.other_returns or not self.dict_returns:
+            return None
+        keys = {k for d in self.dict_returns for k in d}
+        return {k: union(*(d.get(k, EMPTY) for d in self.dict_returns)) for k in keys}
 
     def returned(self) -> Flow:
         return union(*(f for _, f in self.returns))
@@ -261,6 +285,10 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         self._synthetic: list[cst.Call] = []
         #: Per-position flows of helper calls that return tuple literals (keyed by call node id).
         self._tuple_results: dict[int, list[Flow]] = {}
+        #: Per-key flows of helper calls that return dict literals (keyed by call node id), and
+        #: the locals bound to such a call: name -> (the flow bound, the per-key flows).
+        self._dict_results: dict[int, dict[str, Flow]] = {}
+        self.dict_results_of: dict[str, tuple[Flow, dict[str, Flow]]] = {}
         self._init_params()
 
     # -- parameters --------------------------------------------------------------------------
@@ -363,9 +391,16 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
                 parts = tuple(self.expr(e.value) for e in value.elements)
                 self.summary.tuple_returns.append(parts)
                 flow = union(*parts)
+                self.summary.other_returns = True
+            elif isinstance(value, cst.Dict) and (entries := _literal_entries(value)) is not None:
+                by_key = {key: self.expr(item) for key, item in entries}
+                self.summary.dict_returns.append(by_key)
+                flow = union(*by_key.values())
+                self.summary.mixed_returns = True
             else:
                 flow = self.expr(value) if value is not None else EMPTY
                 self.summary.mixed_returns = True
+                self.summary.other_returns = True
             if self.loop_elements and value is not None:
                 # ``for w in widgets: if w.name == n: return w``: the first match is one item
                 targets, collection = self.loop_elements[-1]
@@ -413,12 +448,18 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
                 self.dict_entries.setdefault(name, []).append((string_literal(target.slice[0].slice.value), value))
             if name:
                 self.env[name] = union(self.env.get(name, EMPTY), flow)
+                self.dict_results_of.pop(name, None)
                 self._note_accumulation(name)
             return
         name = dotted_name(target)
         if name is None:
             return
         self.env[name] = flow
+        call = value.expression if isinstance(value, cst.Await) else value
+        if isinstance(call, cst.Call) and id(call) in self._dict_results:
+            self.dict_results_of[name] = (flow, self._dict_results[id(call)])
+        else:
+            self.dict_results_of.pop(name, None)
         if self.helper and self.function_name == "__init__" and name.startswith("self."):
             self.summary.stored = union(self.summary.stored, frozenset(
                 t for t in flow if isinstance(t, Src) or (isinstance(t, Marker) and t.whole)))
@@ -783,6 +824,11 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
             lit = string_literal(key)
             if self.args_style == "mapping" and lit is not None and is_arguments_name(base_name):
                 return self.mapping_param(lit, None, node, required=True)
+            entries = self.helper_dict_entries(node.value)
+            if lit is not None and entries is not None:
+                # ``result = helper(); return result["message"]``: the one entry the helper put
+                # there (a key no return of it has: nothing)
+                return entries.get(lit, EMPTY)
             if lit is not None and scalar_name(lit):
                 # ``body["total"]``, ``page["has_more"]``: a number or a flag of the data
                 return frozenset(part_of(t) for t in scalar_of(base))
@@ -932,6 +978,10 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
             self._args_flow(node)
             return frozenset(part_of(t) for t in scalar_of(recv))
         key = string_literal(node.args[0].value) if method == "get" and node.args else None
+        entries = self.helper_dict_entries(func.value) if key is not None else None
+        if entries is not None:
+            default = union(*(self.expr(a.value) for a in node.args[1:]))
+            return union(entries.get(key, EMPTY), default)
         if key is not None and any(_record_like(t) for t in recv) and not (
                 self.args_style == "mapping" and is_arguments_name(dotted_name(func.value))):
             # ``ticker.get("last")`` on a record read whole, or on a helper's parameter: one field,
@@ -1062,6 +1112,18 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
             family = self._chain_class(func.value) or self._duck_class(func.value, method)
             families = [family] if family else []
         return any(self.a.family_method(f, method) is not None for f in families)
+
+    def helper_dict_entries(self, expr: cst.BaseExpression) -> dict[str, Flow] | None:
+        """Per-key flows of the dict a helper returned, when ``expr`` is that call or a local
+        still bound to it (no entry assigned since, no other value joined in); else None."""
+        call = expr.expression if isinstance(expr, cst.Await) else expr
+        if isinstance(call, cst.Call):
+            return self._dict_results.get(id(call))
+        name = dotted_name(expr)
+        bound = self.dict_results_of.get(name) if name else None
+        if bound is None or self.env.get(name) != bound[0]:
+            return None
+        return bound[1]
 
     def module_collection(self, node: cst.Name) -> Flow:
         """A module-level collection read by the tool: empty at import, filled at run time (a
