@@ -147,11 +147,16 @@ SQL_SELECT = re.compile(r"\b(SELECT|PRAGMA|SHOW|DESCRIBE|EXPLAIN|WITH)\b|\bMATCH
 #: A statement that writes and returns a counter, not rows (no ``RETURNING``).
 SQL_WRITE = re.compile(r"^\s*(INSERT|UPDATE|DELETE|CREATE|DROP|ALTER|TRUNCATE|MERGE|GRANT|REVOKE|SET|USE)\b(?![\s\S]*\bRETURNING\b)", re.I)
 #: A write or DDL statement recognisable without a ``SELECT`` in it (``INSERT INTO t ...``,
-#: ``CREATE TABLE``, ``ALTER TABLE t DELETE WHERE ...``): its result is a counter, not rows.
+#: ``CREATE TABLE``, ``ALTER TABLE t DELETE WHERE ...``): its result is a counter, not rows. So is
+#: a Kusto (KQL) management command that changes data or schema (``.ingest inline into table``,
+#: ``.create-merge table``, ``.set-or-append``, ``.drop``): it returns a status row or the
+#: extents it made (the ``.show`` commands, which list, are not here).
 SQL_WRITE_STATEMENT = re.compile(
     r"^\s*(INSERT\s+(OR\s+\w+\s+)?INTO|UPDATE\s+[\w.\"`\[\]{}]+\s+SET|DELETE\s+FROM|TRUNCATE(\s+TABLE)?|"
     r"(CREATE|DROP|ALTER)(\s+OR\s+REPLACE)?(\s+(TEMP|TEMPORARY|UNIQUE|MATERIALIZED))?\s+"
-    r"(TABLE|INDEX|VIEW|DATABASE|SCHEMA|SEQUENCE|TRIGGER|FUNCTION|USER|ROLE|DICTIONARY))\b"
+    r"(TABLE|INDEX|VIEW|DATABASE|SCHEMA|SEQUENCE|TRIGGER|FUNCTION|USER|ROLE|DICTIONARY)|"
+    r"\.(ingest|create(-merge|-or-alter)?|alter(-merge)?|drop|set(-or-append|-or-replace)?|append|"
+    r"delete|purge|rename|clear|move|replace)(?=\s))\b"
     r"(?![\s\S]*\bRETURNING\b)",
     re.I,
 )

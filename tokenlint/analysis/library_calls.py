@@ -210,7 +210,8 @@ class LibraryCalls:
 
     def sql_bound(self, sql_node, argflow: Flow, site: Site):
         """The bound a query's text puts on its rows: ``LIMIT 50`` fixed, ``LIMIT ?`` bound to a
-        limit-like parameter, ``"aggregate"`` for a lone ``COUNT(*)``, None when unbounded."""
+        limit-like parameter, ``"aggregate"`` for a lone ``COUNT(*)`` or a write statement (a
+        number, no rows), None when unbounded."""
         text = self.string_value(sql_node) if sql_node is not None else None
         if text is None:
             if isinstance(sql_node, cst.Call) and isinstance(sql_node.func, cst.Attribute) and \
@@ -225,8 +226,9 @@ class LibraryCalls:
                 if len(held) == 1:
                     return Bound(site, sql_param=held.pop())
             return None
-        if cat.SQL_AGGREGATE_ONLY.search(text):
-            return "aggregate"
+        if cat.SQL_AGGREGATE_ONLY.search(text) or cat.SQL_WRITE_STATEMENT.match(text) or \
+                (cat.looks_like_sql(text) and cat.SQL_WRITE.match(text)):
+            return "aggregate"  # (a write's counter: no rows either)
         m = cat.SQL_LIMIT_FIXED.search(text)
         if m:
             return Bound(site, fixed=int(m.group("n")))
