@@ -117,6 +117,7 @@ def score(rows: list[dict], reported: dict[tuple[str, str, str], dict]) -> dict:
     """Score labelled `rows` against `reported` tools keyed by (checkout name, path, tool name)."""
     confusion: dict[str, Counter] = {level: Counter() for level in LEVELS}
     disagreements = []
+    verdicts = []
     found = exact = 0
     for row in rows:
         key = (row["checkout"], row["path"], row["tool"])
@@ -125,12 +126,14 @@ def score(rows: list[dict], reported: dict[tuple[str, str, str], dict]) -> dict:
         confusion[row["label"]][got] += 1
         if tool:
             found += 1
+        verdict = {**row, "reported": got, "reported_line": tool["line"] if tool else None,
+                   "reported_findings": tool["findings"] if tool else [],
+                   "untraced_calls": tool.get("untraced_calls", []) if tool else []}
+        verdicts.append(verdict)
         if got == row["label"]:
             exact += 1
         else:
-            disagreements.append({**row, "reported": got, "reported_line": tool["line"] if tool else None,
-                                  "reported_findings": tool["findings"] if tool else [],
-                                  "untraced_calls": tool.get("untraced_calls", []) if tool else []})
+            disagreements.append(verdict)
     high_labelled = sum(confusion["HIGH"].values())
     high_hit = confusion["HIGH"]["HIGH"]
     high_reported = sum(confusion[level]["HIGH"] for level in LEVELS)
@@ -143,6 +146,7 @@ def score(rows: list[dict], reported: dict[tuple[str, str, str], dict]) -> dict:
         "high_precision": high_hit / high_reported if high_reported else 0.0,
         "confusion": {level: dict(confusion[level]) for level in LEVELS},
         "disagreements": disagreements,
+        "verdicts": verdicts,
     }
 
 
@@ -152,7 +156,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--labels", type=Path, default=DEFAULT_LABELS, help="label file (JSON lines)")
     parser.add_argument("--clone", action="store_true", help="git clone missing checkouts from GitHub")
     parser.add_argument("--repo", action="append", default=[], help="score only this repo (repeatable)")
-    parser.add_argument("--json", type=Path, help="write the scores and disagreements here")
+    parser.add_argument("--json", type=Path, help="write the scores, the disagreements and every verdict here")
     parser.add_argument("-v", "--verbose", action="store_true", help="print every disagreement")
     args = parser.parse_args(argv)
 

@@ -134,7 +134,7 @@ class ExternalCalls:
                 return self._constructed(node, site, qn if method is not None and qn else family, args)
             ws = words(name)
             # a status-like record has the platform's fixed fields (``get_cluster_health()``)
-            read = bool(ws) and ws[0] in _RECORD_READS and ws[-1] not in _FIXED_RECORD_NOUNS
+            read = bool(ws) and ws[0] in _RECORD_READS and not fixed_record(name)
             if read and node.args and not args and not any(
                     isinstance(a.value, (cst.SimpleString, cst.FormattedString, cst.ConcatenatedString))
                     for a in node.args):
@@ -383,8 +383,10 @@ class ExternalCalls:
         if url is not None and url is node.args[0].value and string_literal(url) is not None \
                 and len(node.args) > 1 and node.args[1].keyword is None:
             url = node.args[1].value  # ``client.request("GET", url)``
-        one = url is not None and record_path(self.string_value(url))
-        return frozenset({Marker("http_response", site, sql_bound=self.request_bound(node), whole=one)})
+        text = self.string_value(url) if url is not None else None
+        one = record_path(text)  # one resource (``GET /tasks/{task_id}``)
+        fixed = one and fixed_record(collection_segment(text))
+        return frozenset({Marker("http_response", site, sql_bound=self.request_bound(node), whole=one, fixed=fixed)})
 
 
 def _query_string_pairs(node: cst.BaseExpression) -> list[tuple[str | None, cst.BaseExpression]]:
@@ -465,6 +467,15 @@ def record_path(url: str | None) -> bool:
     return bool(ws) and ws[-1] in _ID_WORDS
 
 
+def collection_segment(url: str) -> str:
+    """The collection a one-resource URL names (``record_path``): the last literal path segment
+    that is not an identifier keyword (``/datasources/uid/{uid}`` → ``datasources``)."""
+    for segment in reversed(url.rstrip("/").split("/")[:-1]):
+        if segment and "{" not in segment and segment.lower() not in _ID_WORDS:
+            return segment
+    return ""
+
+
 def record_of_get(flow: Flow, node: cst.Call, url_text) -> Flow:
     """What a project helper that sends a request returns when this call passes it a ``GET`` (or
     no method) of one resource's URL (``self._request("GET", f"tasks/{task_id}")``, see
@@ -472,9 +483,12 @@ def record_of_get(flow: Flow, node: cst.Call, url_text) -> Flow:
     not a listing; other sources pass unchanged. ``url_text`` maps an argument to its text."""
     texts = [url_text(a.value) for a in node.args]
     methods = [t.lower() for t in texts if t and t.isalpha()]
-    if any(m != "get" for m in methods) or not any(record_path(t) for t in texts if t and "/" in t):
+    paths = [t for t in texts if t and "/" in t and record_path(t)]
+    if any(m != "get" for m in methods) or not paths:
         return flow
-    return frozenset(Marker("object", t.site, whole=True, rule="TL105")
+    # (``/datasources/uid/{uid}``: a record of an entity whose fields are fixed is not read whole)
+    whole = not fixed_record(collection_segment(paths[0]))
+    return frozenset(Marker("object", t.site, whole=whole, rule="TL105")
                      if isinstance(t, Src) and t.code == "TL105" and t.what.startswith("HTTP response .json()")
                      else t for t in flow)
 
@@ -558,9 +572,36 @@ SERIALIZERS = frozenset({"model_dump", "model_dump_json", "dict", "json", "to_di
 _HANDLE_NAME = re.compile(r"(client|conn|connection|session|cache|store|redis|pool|api|collection|coll|db|database|"
                           r"bucket)$", re.I)
 
-#: Last words of a record whose fields the platform fixes, not the user's data.
-_FIXED_RECORD_NOUNS = frozenset({"health", "status", "version", "whoami", "me", "ping", "stats",
-                                 "statistics", "config", "settings", "usage", "quota"})
+#: Last words of a record whose fields the platform fixes, not the user's data: a status, and the
+#: entities of an API whose records have a fixed shape (labelling rule 5: "a single small
+#: fixed-shape record (a time, one user, one DAG, a status dict) is NONE"). Not here, because one
+#: of them holds open-ended contents (rule 5's "one issue's full stack trace", a whole file): an
+#: issue, an item or document, an index or its mapping, a build, a page, a comment.
+_FIXED_RECORD_NOUNS = frozenset({
+    "health", "status", "version", "whoami", "me", "ping", "stats", "statistics", "config",
+    "settings", "usage", "quota",
+    "user", "account", "profile", "member", "team", "organization", "org", "workspace", "project",
+    "task", "dag", "label", "tag", "section", "datasource", "property", "channel", "quote", "ticker",
+    "price", "balance",
+})
+
+
+def fixed_record(name: str) -> bool:
+    """Whether a read named ``name`` (``get_datasource_by_uid``, ``get_task``, a REST collection
+    segment ``datasources``, a bare ``info()``) gives a record of fixed shape
+    (``_FIXED_RECORD_NOUNS``, by its noun: the last word, or the one before ``by_...``; a plural
+    counts as its singular). A client's bare ``info()`` is the server's own fixed record (Redis
+    ``INFO``, labelling rule 6)."""
+    ws = words(name)
+    if "by" in ws[1:]:
+        ws = ws[:ws.index("by", 1)]
+    if ws == ["info"]:
+        return True
+    if not ws:
+        return False
+    noun = ws[-1]
+    singular = noun[:-3] + "y" if noun.endswith("ies") else noun[:-1] if is_plural(noun) else noun
+    return noun in _FIXED_RECORD_NOUNS or singular in _FIXED_RECORD_NOUNS
 
 #: First words of a call that reads one thing (its result is the thing, whole).
 _RECORD_READS = frozenset({"get", "read", "fetch", "describe", "show", "inspect", "info", "load", "retrieve"})

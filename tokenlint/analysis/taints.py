@@ -94,8 +94,12 @@ class Marker:
     #: qualified name of the constructor or factory that made it (``redis.Redis``), if known.
     family: str | None = None
     #: For ``object``: one whole record a read of unreadable code returned (``get_build_info()``),
-    #: not a field picked from it nor an acknowledgement of a write.
+    #: not a field picked from it nor an acknowledgement of a write. For ``http_response``: the
+    #: request named one resource (``external.record_path``).
     whole: bool = False
+    #: For a ``whole`` ``http_response``: that resource is an entity with fixed fields
+    #: (``external.fixed_record``: ``GET /datasources/{id}``), so its JSON body is one small record.
+    fixed: bool = False
     #: For a ``whole`` object: the rule that reports it reaching a response (TL105 for the JSON
     #: body of one resource, ``external.record_path``).
     rule: str = "TL108"

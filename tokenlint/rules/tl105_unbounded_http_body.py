@@ -23,8 +23,9 @@ class UnboundedHttpBody(SourceRule):
     A `GET` of one resource, a URL whose path ends in an identifier placeholder
     (`f"{base}/tasks/{task_id}"`, the REST convention for an item of a collection), returns
     one record: fields picked from its `.json()` are small, the record returned whole is
-    still flagged (every field the service sends). `/tasks/{task_id}/comments` or a query
-    string (`?q=`) is a listing.
+    still flagged (every field the service sends), unless the collection is of an entity whose
+    fields the API fixes (`/users/{id}`, `/projects/{id}`, `/datasources/uid/{uid}`; see
+    TL108). `/tasks/{task_id}/comments` or a query string (`?q=`) is a listing.
 
     ## Why is this bad?
     An API listing or a web page is as large as the server makes it. Proxying it straight to the

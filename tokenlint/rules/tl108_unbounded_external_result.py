@@ -41,7 +41,10 @@ class UnboundedExternalResult(SourceRule):
       `…_version`, `…_stats`, `…_config`), the acknowledgement of a write, a handle
       (`Client(...)`). A record returned whole (`return client.get_build_info(n)`,
       `listing()[0]`) is of open-ended contents, every field the service sends, unless it is
-      status-like. A field is picked by subscript or `.get("…")`, in the tool or in a helper
+      status-like or an entity whose fields the API fixes (a user, an account, a project, a task,
+      a label, a datasource, a quote…: `get_datasource_by_uid(uid)`, a client's bare `info()`;
+      labelling rule 5's "one user, one DAG"); an issue, an item, a document, an index, a build
+      or a page stays open-ended. A field is picked by subscript or `.get("…")`, in the tool or in a helper
       it is passed to (`quote.get("last")`), but a field named for the record's payload
       (`Item`, `content`, `body`, `results`, `value`, `entries`…) is as large as the record,
       and so is what a helper makes by walking the payload of the one record it is given
