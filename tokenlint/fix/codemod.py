@@ -20,9 +20,9 @@ from libcst.codemod import CodemodContext, SkipFile, VisitorBasedCodemodCommand
 from libcst.codemod.visitors import AddImportsVisitor
 from libcst.metadata import PositionProvider
 
-from tokenlint.codemods.layout import layout_statement
-from tokenlint.codemods.style import Style
-from tokenlint.codemods.plan import PAGING_HINT, FilePlan, FunctionEdit, NodeKey, Wrap, node_code, variable_names
+from tokenlint.fix.layout import layout_statement
+from tokenlint.fix.style import Style
+from tokenlint.fix.planner import PAGING_HINT, FilePlan, FunctionEdit, NodeKey, Wrap, node_code, variable_names
 from tokenlint.source.imports import dotted_name
 from tokenlint.source.walk import walk
 
@@ -44,7 +44,7 @@ class FitToBudget(VisitorBasedCodemodCommand):
         #: Add ``PAGING_HINT`` to each paged tool's description (``[tool.tokenlint] paging-hint``).
         self.paging_hint = paging_hint
         self.plan: FilePlan = plan if plan is not None else context.scratch[PLAN_KEY]
-        #: The project formatter's style the added lines are written in (``codemods.style``).
+        #: The project formatter's style the added lines are written in (``fix.style``).
         self.style = style
         self.line_length = style.line_length
         self.lines: list[str] = []
@@ -161,7 +161,7 @@ class FitToBudget(VisitorBasedCodemodCommand):
     def leave_SimpleStatementLine(self, original_node: cst.SimpleStatementLine,
                                   updated_node: cst.SimpleStatementLine) -> cst.SimpleStatementLine:
         """A statement holding a rewritten call is laid out again as black and ruff would
-        (``codemods.layout``), when it can be; every other statement keeps its text."""
+        (``fix.layout``), when it can be; every other statement keeps its text."""
         if not self.stmt_wrapped:
             return updated_node
         self.stmt_wrapped = False

@@ -1,6 +1,6 @@
 """``fix_paths``: the one-shot codemod behind ``tokenlint fix``.
 
-Pipeline: the same ``check`` analysis → ``codemods.plan.plan_module`` per file with HIGH or
+Pipeline: the same ``check`` analysis → ``fix.planner.plan_module`` per file with HIGH or
 MEDIUM tools → ``libcst.codemod.transform_module`` with ``FitToBudget`` → the new text must parse
 (LibCST) and compile (CPython) → the whole run is checked again on the new texts, and a tool the
 rewrite did not make LOW is left out and its file rewritten without it (so every rewritten tool
@@ -27,10 +27,10 @@ from pathlib import Path
 import libcst as cst
 from libcst.codemod import CodemodContext, TransformFailure, TransformSkip, TransformSuccess, transform_module
 
-from tokenlint.codemods.budget import FitToBudget
-from tokenlint.codemods.requirement import declare_runtime
-from tokenlint.codemods.style import style_for
-from tokenlint.codemods.plan import NOT_LOW_REASON, FilePlan, ToolOutcome, plan_module
+from tokenlint.fix.codemod import FitToBudget
+from tokenlint.fix.requirement import declare_runtime
+from tokenlint.fix.style import style_for
+from tokenlint.fix.planner import NOT_LOW_REASON, FilePlan, ToolOutcome, plan_module
 from tokenlint.config import Settings
 from tokenlint.run.pipeline import check_files
 from tokenlint.run.results import RunResult
@@ -157,7 +157,7 @@ def fix_paths(paths: list[str], settings: Settings) -> FixResult:
 
 
 def _declare_runtime(result: FixResult) -> None:
-    """Add the manifest edits declaring the runtime requirement (``codemods.requirement``) for
+    """Add the manifest edits declaring the runtime requirement (``fix.requirement``) for
     the projects of the rewritten files to ``result.changes``, or advice where none can be made."""
     seen: set[Path] = set()
     for change in list(result.changes):

@@ -2,7 +2,7 @@
 
 ``plan_module`` turns the ``ToolFacts`` of the HIGH and MEDIUM tools of one module into a
 ``FilePlan``: edits keyed by the source range of the node they apply to (``NodeKey``), so that the
-codemod (``tokenlint.codemods.budget``), which re-parses the file, finds the very nodes the
+codemod (``tokenlint.fix.codemod``), which re-parses the file, finds the very nodes the
 analysis saw. A tool that cannot be rewritten safely gets a ``ToolOutcome`` with the reason and
 no edit at all: a tool is rewritten whole or not touched.
 

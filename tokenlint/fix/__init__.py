@@ -1,0 +1,16 @@
+"""``tokenlint fix``: the codemod that rewrites HIGH and MEDIUM tools to keep their responses in
+budget.
+
+Modules, in the order a run goes through them:
+
+- ``driver``: ``fix_paths``, the run: check, plan, transform, verify, check again.
+- ``planner``: ``plan_module``, what changes in one file, decided from ``check``'s analysis
+  (``unfixable_reason`` is its dry run on one tool, which ``check`` is given for its ``[*]``).
+- ``codemod``: ``FitToBudget``, the LibCST codemod applying a plan in one pass.
+- ``layout`` and ``style``: the added lines laid out as the project's formatter would.
+- ``requirement``: the runtime requirement declared in the rewritten project's manifest.
+
+Nothing is imported here: ``check`` imports ``planner`` alone (through the CLI, on first use),
+and ``codemod`` pulls in ``libcst.codemod`` and ``libcst.matchers``, most of a pre-commit run's
+start-up. The check pipeline (``tokenlint.run``) never imports this package.
+"""
