@@ -5,7 +5,12 @@ Modules, in the order a run goes through them:
 
 - ``driver``: ``fix_paths``, the run: check, plan, transform, verify, check again.
 - ``planner``: ``plan_module``, what changes in one file, decided from ``check``'s analysis
-  (``unfixable_reason`` is its dry run on one tool, which ``check`` is given for its ``[*]``).
+  (``unfixable_reason`` is its dry run on one tool, which ``check`` is given for its ``[*]``);
+  with ``annotations`` (return and parameter annotations read as text), ``result_resource``
+  (where ``register_result_resource(<server>)`` goes) and ``cst_helpers`` (printed source and
+  names of LibCST nodes, shared with the codemod).
+- ``edits``: the plan it makes: ``FilePlan``, edits keyed by ``NodeKey``, one ``ToolOutcome``
+  per tool.
 - ``codemod``: ``FitToBudget``, the LibCST codemod applying a plan in one pass.
 - ``layout`` and ``style``: the added lines laid out as the project's formatter would.
 - ``requirement``: the runtime requirement declared in the rewritten project's manifest.

@@ -20,15 +20,19 @@ from libcst.codemod import CodemodContext, SkipFile, VisitorBasedCodemodCommand
 from libcst.codemod.visitors import AddImportsVisitor
 from libcst.metadata import PositionProvider
 
+from tokenlint.fix.cst_helpers import node_code, variable_names
+from tokenlint.fix.edits import FilePlan, FunctionEdit, NodeKey, Wrap
 from tokenlint.fix.layout import layout_statement
 from tokenlint.fix.style import Style
-from tokenlint.fix.planner import PAGING_HINT, FilePlan, FunctionEdit, NodeKey, Wrap, node_code, variable_names
 from tokenlint.source.imports import dotted_name
 from tokenlint.source.walk import walk
 
 #: ``context.scratch`` key holding the ``FilePlan`` of the file being transformed.
 PLAN_KEY = "tokenlint.plan"
 RUNTIME_MODULE = "tokenlint.runtime"
+#: The sentence ``fix`` adds to a paged tool's description (its docstring, or a low-level
+#: ``Tool(description="...")`` literal) so the model knows a response may come in pages.
+PAGING_HINT = "Long results are paged: follow next_action for the rest."
 
 
 class FitToBudget(VisitorBasedCodemodCommand):

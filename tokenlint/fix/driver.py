@@ -30,7 +30,8 @@ from libcst.codemod import CodemodContext, TransformFailure, TransformSkip, Tran
 from tokenlint.fix.codemod import FitToBudget
 from tokenlint.fix.requirement import declare_runtime
 from tokenlint.fix.style import style_for
-from tokenlint.fix.planner import NOT_LOW_REASON, FilePlan, ToolOutcome, plan_module
+from tokenlint.fix.edits import NOT_LOW_REASON, FilePlan, ToolOutcome
+from tokenlint.fix.planner import plan_module
 from tokenlint.config import Settings
 from tokenlint.run.pipeline import check_files
 from tokenlint.run.results import RunResult
