@@ -22,7 +22,8 @@ import libcst as cst
 
 from tokenlint.fix.planner import plan_module
 from tokenlint.config import Settings
-from tokenlint.fix.driver import FileChange, FixResult, fix_paths, write_changes
+from tokenlint.fix.driver import FixResult, fix_paths
+from tokenlint.fix.write import FileChange, write_changes
 from tokenlint.model import Risk
 
 _RUNTIME_IMPORT = re.compile(r"^\s*from tokenlint\.runtime import .*$|^\s*import tokenlint\.runtime")

@@ -13,7 +13,8 @@ from helpers import FIXTURES, write
 from tokenlint.cli import main
 from tokenlint.config import load_settings
 from tokenlint.fix.result_resource import NO_RESOURCE_NOTE
-from tokenlint.fix.driver import fix_paths, write_changes
+from tokenlint.fix.driver import fix_paths
+from tokenlint.fix.write import write_changes
 from tokenlint.model import Risk
 
 SETTINGS = load_settings(None, {})

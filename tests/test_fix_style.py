@@ -15,7 +15,8 @@ import pytest
 from helpers import FIXTURES, write
 from tokenlint.fix.style import Style, style_for
 from tokenlint.config import load_settings
-from tokenlint.fix.driver import fix_paths, write_changes
+from tokenlint.fix.driver import fix_paths
+from tokenlint.fix.write import write_changes
 
 pytestmark = pytest.mark.slow
 

@@ -359,7 +359,8 @@ def fix(paths, diff, max_response_tokens, no_declare_dependency, no_paging_hint,
     are left or a file could not be analysed (or, with --diff, when changes are pending), 2 on an
     error.
     """
-    from tokenlint.fix.driver import fix_paths, write_changes
+    from tokenlint.fix.driver import fix_paths
+    from tokenlint.fix.write import write_changes
 
     paths = list(paths) or ["."]
     settings = _settings(paths, config_path, {
