@@ -30,6 +30,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import replace
+from typing import TypeGuard
 
 import libcst as cst
 
@@ -130,12 +131,14 @@ def _plan_tool(plan: FilePlan, mod: ParsedModule, facts: ToolFacts, max_tokens: 
         wrap_for = _signature_tool(plan, mod, facts, max_tokens)
     else:
         wrap_for = _mapping_tool(plan, mod, facts, max_tokens)
+    values: list[cst.BaseExpression] = []
     for ret in returns:
         assert isinstance(ret, cst.Return) and ret.value is not None
         _refuse_resource_copies(ret.value, tool.body)
         _plan_return(plan, mod, ret.value, wrap_for, tool.args_style == ArgsStyle.MAPPING)
+        values.append(ret.value)
     if tool.args_style == ArgsStyle.SIGNATURE and all(
-            NodeKey.of(mod, ret.value) in plan.wraps for ret in returns):
+            NodeKey.of(mod, value) in plan.wraps for value in values):
         # the page is the tool's value (not wrapped in a content block): the runtime can serve
         # a continuation from the store without the body (``tokenlint.runtime.once``)
         plan.functions[NodeKey.of(mod, tool.func)].computed_once = True
@@ -159,10 +162,10 @@ def _signature_tool(plan: FilePlan, mod: ParsedModule, facts: ToolFacts, max_tok
     session = None
     for p in params:
         name = p.name.value
-        ann = node_code(p.annotation.annotation) if p.annotation else ""
+        annotation = node_code(p.annotation.annotation) if p.annotation else ""
         if name in ("self", "cls"):
             continue
-        if is_context_annotation(ann) or (not ann and name in ("ctx", "context")):
+        if is_context_annotation(annotation) or (not annotation and name in ("ctx", "context")):
             session = f"session_id_from_context({name})"
             continue
         arg_names.append(name)
@@ -175,13 +178,13 @@ def _signature_tool(plan: FilePlan, mod: ParsedModule, facts: ToolFacts, max_tok
         edit.snapshot = (free_name(fn, "call_arguments"), args)
         args = edit.snapshot[0]
     if fn.returns is not None:
-        ann = node_code(fn.returns.annotation).strip()
-        change = annotation_change(ann)
+        annotation = node_code(fn.returns.annotation).strip()
+        change = annotation_change(annotation)
         if change is AnnotationChange.PAGED:
             edit.paged = True
             plan.imports.add("Paged")
         elif change is AnnotationChange.REFUSE:
-            raise Unfixable(f"it returns `{ann}`, which tokenlint.runtime cannot page "
+            raise Unfixable(f"it returns `{annotation}`, which tokenlint.runtime cannot page "
                             "(lists, dicts holding a list, and text can be paged)")
     if uses_variable(fn, "cursor"):
         # as long as ``cursor``: the renamed lines keep their length, so their layout stays
@@ -359,15 +362,15 @@ def _plan_return(plan: FilePlan, mod: ParsedModule, value: cst.BaseExpression, w
             _wrap_value(plan, mod, text, wrap_for)
         return
     if mapping:
-        dumps = [node for node in walk(value) if _is_json_dumps(mod, node)]
+        dumps: list[cst.BaseExpression] = [node for node in walk(value) if _is_json_dumps(node, mod)]
         dumps += [arg for node in walk(value) if isinstance(node, cst.Call)
                   for arg in _text_helper_args(mod, node) if not any(arg in walk(d) for d in dumps)]
         if not dumps:
             raise Unfixable("its branch returns no `TextContent` or `json.dumps(...)` text that could be paged")
-        for call in dumps:
-            _wrap_value(plan, mod, call, wrap_for)
+        for text in dumps:
+            _wrap_value(plan, mod, text, wrap_for)
         return
-    if isinstance(value, cst.Call) and not _is_json_dumps(mod, value):
+    if isinstance(value, cst.Call) and not _is_json_dumps(value, mod):
         callee = (dotted_name(value.func) or "").split(".")[-1]
         if callee[:1].isupper():
             raise Unfixable(f"it returns a `{callee}(...)` object, which tokenlint.runtime cannot page")
@@ -424,7 +427,7 @@ def _wrap_value(plan: FilePlan, mod: ParsedModule, value: cst.BaseExpression, wr
     unless it is a runtime call already."""
     if isinstance(value, cst.Call) and dotted_name(value.func) in RUNTIME_CALLS:
         return
-    if _is_json_dumps(mod, value) and value.args and value.args[0].keyword is None \
+    if _is_json_dumps(value, mod) and value.args and value.args[0].keyword is None \
             and value.args[0].star == "":
         plan.wraps[NodeKey.of(mod, value)] = wrap_for("fit_json_text")
         plan.imports.add("fit_json_text")
@@ -436,11 +439,10 @@ def _wrap_value(plan: FilePlan, mod: ParsedModule, value: cst.BaseExpression, wr
 RUNTIME_CALLS = frozenset({"fit_response", "fit_json_text"})
 
 
-def _is_json_dumps(mod: ParsedModule, node: cst.BaseExpression) -> bool:
+def _is_json_dumps(node: cst.CSTNode, mod: ParsedModule) -> TypeGuard[cst.Call]:
+    """Whether ``node`` is a call of ``json.dumps`` (resolved through ``mod``'s imports)."""
     return isinstance(node, cst.Call) and mod.imports.qualify(node.func) == "json.dumps"
 
-
-# -- the result resource ---------------------------------------------------------------------
 
 # -- TL107 clamps and TL301 truncations --------------------------------------------------------
 
@@ -456,15 +458,15 @@ def _plan_clamps(plan: FilePlan, mod: ParsedModule, facts: ToolFacts, outcome: T
         maximum = CLAMP_MAX_CHARS if flow.src.code in _CHAR_LIMIT_CODES else CLAMP_MAX_ITEMS
         node = flow.param_site.node
         if isinstance(node, cst.Param) and facts.tool.args_style == ArgsStyle.SIGNATURE:
-            ann = node_code(node.annotation.annotation) if node.annotation else ""
+            annotation = node_code(node.annotation.annotation) if node.annotation else ""
             fn = facts.tool.func.params
             own = any(node is p for p in [*fn.posonly_params, *fn.params, *fn.kwonly_params])
-            if not own or node.name.value != flow.param or not is_int_annotation(ann or "int"):
+            if not own or node.name.value != flow.param or not is_int_annotation(annotation or "int"):
                 # ``params.max`` of a model parameter, or a helper's own ``max`` parameter:
                 # nothing of the tool's to rebind at the top of its body
                 outcome.notes.append(f"`{flow.param}` could not be clamped where it is read")
                 continue
-            if "None" in ann or "Optional" in ann:
+            if "None" in annotation or "Optional" in annotation:
                 outcome.notes.append(f"`{flow.param}` may be None, so it was not clamped")
                 continue
             plan.functions[NodeKey.of(mod, facts.tool.func)].clamps.append((flow.param, maximum))
@@ -494,7 +496,7 @@ def _plan_truncations(plan: FilePlan, mod: ParsedModule, facts: ToolFacts, outco
                                  "is still not reachable")
 
 
-def _constant_head_slice(node: cst.CSTNode) -> bool:
+def _constant_head_slice(node: cst.CSTNode) -> TypeGuard[cst.Subscript]:
     """``x[:N]`` with N an integer literal or an UPPER_CASE constant."""
     if not (isinstance(node, cst.Subscript) and len(node.slice) == 1):
         return False

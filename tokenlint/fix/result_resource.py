@@ -100,6 +100,7 @@ def _bound_at_top(mod: ParsedModule, name: str) -> bool:
 
 
 def _binds(stmt: cst.CSTNode, name: str) -> bool:
+    """Whether the top-level ``stmt`` assigns ``name`` or imports it with ``from ... import``."""
     if not isinstance(stmt, cst.SimpleStatementLine):
         return False
     for small in stmt.body:

@@ -86,6 +86,7 @@ def _own_group(tree: cst.Module, body: list, block: list[int], at: int, module_n
 
 
 def _import_module(stmt: cst.CSTNode) -> str:
+    """The module an import statement imports from (``"."``s for a relative one), else ``""``."""
     small = stmt.body[0] if isinstance(stmt, cst.SimpleStatementLine) else None
     if isinstance(small, cst.ImportFrom):
         if small.relative:
