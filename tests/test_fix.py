@@ -12,8 +12,8 @@ from click.testing import CliRunner
 from helpers import FIXTURES, write
 from tokenlint.cli import main
 from tokenlint.config import load_settings
-from tokenlint.fix.result_resource import NO_RESOURCE_NOTE
 from tokenlint.fix.driver import fix_paths
+from tokenlint.fix.result_resource import NO_RESOURCE_NOTE
 from tokenlint.fix.write import write_changes
 from tokenlint.model import Risk
 

@@ -54,6 +54,7 @@ CLAMP_MAX_CHARS = HUGE_CHARS
 
 #: Rules whose caller limit counts chars (file and command output), not items.
 _CHAR_LIMIT_CODES = ("TL102", "TL104")
+#: Parameter names under which a low-level handler may receive the tool's arguments.
 _ARGUMENT_PARAMS = ("arguments", "args", "tool_args", "tool_arguments", "arguments_", "input", "params")
 
 #: ``wrap_for(call)``: the ``Wrap`` of one returned value of a tool through the runtime function
