@@ -42,7 +42,7 @@ from tokenlint.config import Settings  # noqa: E402
 from tokenlint.cli import fix_unfixable_reason  # noqa: E402
 from tokenlint.run.pipeline import check_paths  # noqa: E402
 from tokenlint.source.files import expand_paths  # noqa: E402
-from tokenlint.fixer import fix_paths  # noqa: E402
+from tokenlint.fix.driver import fix_paths  # noqa: E402
 
 SETTINGS = Settings(exclude=(), respect_gitignore=False)
 

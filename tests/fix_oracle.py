@@ -20,9 +20,10 @@ from pathlib import Path
 
 import libcst as cst
 
-from tokenlint.codemods.plan import plan_module
+from tokenlint.fix.planner import plan_module
 from tokenlint.config import Settings
-from tokenlint.fixer import FileChange, FixResult, fix_paths, write_changes
+from tokenlint.fix.driver import FixResult, fix_paths
+from tokenlint.fix.write import FileChange, write_changes
 from tokenlint.model import Risk
 
 _RUNTIME_IMPORT = re.compile(r"^\s*from tokenlint\.runtime import .*$|^\s*import tokenlint\.runtime")
@@ -48,7 +49,7 @@ def allowed_lines(result: FixResult, change: FileChange, max_tokens: int) -> set
     keys = [*plan.schemas, *plan.clamp_exprs, *plan.drop_slices, *plan.wraps, *plan.functions,
             *plan.tool_lists, *plan.descriptions]
     # a statement holding an edit is laid out again as the project's formatter would
-    # (codemods/layout.py): all of its lines may change
+    # (fix/layout.py): all of its lines may change
     statements = [mod.position(n) for n in _statements(mod.tree)]
     for key in keys:
         lines.update(range(key.line, key.end_line + 1))

@@ -22,7 +22,8 @@ import pytest
 import tokenlint.cli
 from helpers import RISKY_SERVER, write
 from tokenlint.config import load_settings
-from tokenlint.fixer import fix_paths, write_changes
+from tokenlint.fix.driver import fix_paths
+from tokenlint.fix.write import write_changes
 
 MCP_HEADER = "from mcp.server.fastmcp import FastMCP\nmcp = FastMCP('x')\n"
 

@@ -12,8 +12,9 @@ from click.testing import CliRunner
 from helpers import FIXTURES, write
 from tokenlint.cli import main
 from tokenlint.config import load_settings
-from tokenlint.codemods.plan import NO_RESOURCE_NOTE
-from tokenlint.fixer import fix_paths, write_changes
+from tokenlint.fix.driver import fix_paths
+from tokenlint.fix.result_resource import NO_RESOURCE_NOTE
+from tokenlint.fix.write import write_changes
 from tokenlint.model import Risk
 
 SETTINGS = load_settings(None, {})
@@ -390,9 +391,9 @@ def test_read_only_file_is_reported_and_left_alone(tmp_path):
 def test_rewrite_that_does_not_parse_is_dropped(tmp_path, monkeypatch):
     from libcst.codemod import TransformSuccess
 
-    import tokenlint.fixer as fixer
+    import tokenlint.fix.driver as driver
 
-    monkeypatch.setattr(fixer, "transform_module",
+    monkeypatch.setattr(driver, "transform_module",
                         lambda command, code: TransformSuccess(warning_messages=[], code=code + "\ndef (:\n"))
     path = write(tmp_path, "server.py", LOWLEVEL)
     result = CliRunner().invoke(main, ["fix", str(path)])
@@ -406,7 +407,7 @@ def test_fixable_marks_agree_with_what_fix_does(fixed_fixtures, in_repo):
     tool is marked and then declined (e.g. "the rewrite would not make it LOW": data also sent
     in an embedded resource), and every rewritten tool had a fixable finding."""
     from helpers import check
-    from tokenlint.codemods.plan import NOT_LOW_REASON
+    from tokenlint.fix.edits import NOT_LOW_REASON
 
     _, result, _ = fixed_fixtures
     def unit(path: str) -> str:  # a fixture file or package (findings may be in its helpers)
@@ -440,7 +441,7 @@ def test_paging_sentence_goes_where_the_description_comes_from(tmp_path):
     """The description the SDK sends gains one sentence: a decorator's ``description=``, else the
     docstring (its last paragraph); a low-level ``Tool(description=...)`` literal; fix is
     idempotent on it; ``paging-hint = false`` turns it off."""
-    from tokenlint.codemods.plan import PAGING_HINT
+    from tokenlint.fix.codemod import PAGING_HINT
 
     new, _ = _fix_source(tmp_path, PAGING_TOOLS)
     # too long for one line once ``@computed_once`` follows: laid out as ruff and black do
@@ -461,7 +462,7 @@ def test_paging_sentence_goes_where_the_description_comes_from(tmp_path):
 
 
 def test_no_paging_hint_flag(tmp_path):
-    from tokenlint.codemods.plan import PAGING_HINT
+    from tokenlint.fix.codemod import PAGING_HINT
 
     path = write(tmp_path, "server.py", PAGING_TOOLS)
     shown = CliRunner().invoke(main, ["fix", "--diff", str(path)])

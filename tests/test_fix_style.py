@@ -13,9 +13,10 @@ import textwrap
 import pytest
 
 from helpers import FIXTURES, write
-from tokenlint.codemods.style import Style, style_for
+from tokenlint.fix.style import Style, style_for
 from tokenlint.config import load_settings
-from tokenlint.fixer import fix_paths, write_changes
+from tokenlint.fix.driver import fix_paths
+from tokenlint.fix.write import write_changes
 
 pytestmark = pytest.mark.slow
 

@@ -117,15 +117,15 @@ def test_cst_statements_inside_a_risky_tool(code):
 @pytest.mark.parametrize("newline", ["\n", "\r\n"])
 def test_oracle_catches_a_change_outside_the_tools(tmp_path, monkeypatch, newline):
     """The oracle is not blind: a fix that also edits a line outside the tool is reported."""
-    import tokenlint.fixer as fixer
+    import tokenlint.fix.driver as driver
 
-    real = fixer._transform
+    real = driver._transform
 
     def sloppy(mod, code, plan, errors, *rest):
         new = real(mod, code, plan, errors, *rest)
         return None if new is None else new.replace("mcp = FastMCP('fuzz')", "mcp = FastMCP('oops')")
 
-    monkeypatch.setattr(fixer, "_transform", sloppy)
+    monkeypatch.setattr(driver, "_transform", sloppy)
     path = tmp_path / "server.py"
     path.write_bytes((HEADER + RISKY_TOOL).replace("\n", newline).encode())
     problems = roundtrip_problems(path, SETTINGS)

@@ -1,4 +1,4 @@
-"""``fix`` declares the runtime requirement in the rewritten project (tokenlint/codemods/requirement.py)."""
+"""``fix`` declares the runtime requirement in the rewritten project (tokenlint/fix/requirement.py)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from click.testing import CliRunner
 from helpers import RISKY_SERVER
 from tokenlint._version import RUNTIME_DISTRIBUTION, RUNTIME_REQUIREMENT
 from tokenlint.cli import main
-from tokenlint.codemods.requirement import declare_runtime, requirement_name
+from tokenlint.fix.requirement import declare_runtime, requirement_name
 
 if sys.version_info >= (3, 11):
     import tomllib

@@ -181,9 +181,9 @@ def check(paths, fmt, output_file, statistics, baseline_file, write_baseline_fil
 def fix_unfixable_reason(facts: ToolFacts) -> str | None:
     """``tokenlint fix``'s dry run on one tool, which ``check`` passes to the pipeline for its
     ``[*]`` marks: why fix would leave the tool alone, None if it would rewrite it
-    (``codemods.plan.unfixable_reason``, imported on first use: a fully cached run of ``check``
+    (``fix.planner.unfixable_reason``, imported on first use: a fully cached run of ``check``
     loads no LibCST)."""
-    from tokenlint.codemods.plan import unfixable_reason
+    from tokenlint.fix.planner import unfixable_reason
 
     return unfixable_reason(facts)
 
@@ -359,7 +359,8 @@ def fix(paths, diff, max_response_tokens, no_declare_dependency, no_paging_hint,
     are left or a file could not be analysed (or, with --diff, when changes are pending), 2 on an
     error.
     """
-    from tokenlint.fixer import fix_paths, write_changes
+    from tokenlint.fix.driver import fix_paths
+    from tokenlint.fix.write import write_changes
 
     paths = list(paths) or ["."]
     settings = _settings(paths, config_path, {

@@ -61,7 +61,7 @@ class Settings:
     #: claude-desktop, generic); None: the token budget alone. ``check`` names its limits and
     #: ``fix`` writes ``client=...`` into each runtime call, so pages keep them.
     client: str | None = None
-    #: ``fix`` adds one sentence on paging to each rewritten tool's description (``PAGING_HINT``).
+    #: ``fix`` adds one sentence on paging to each rewritten tool's description (``fix.codemod.PAGING_HINT``).
     paging_hint: bool = True
     config_file: str | None = None
     root: str = "."

@@ -27,7 +27,7 @@ import jsonschema
 import pytest
 
 from fix_e2e_calls import BUDGET_TOKENS, CALLS, SERVERS, Call
-from tokenlint.codemods.plan import PAGING_HINT
+from tokenlint.fix.codemod import PAGING_HINT
 from tokenlint.runtime import CURSOR_DESCRIPTION, join_text_pages, parse_text_page
 from tokenlint.tokens import _encoding, count_tokens
 

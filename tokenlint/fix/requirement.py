@@ -25,6 +25,7 @@ another backend, a file that does not parse), ``Declaration.advice`` says exactl
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -52,6 +53,7 @@ class Declaration:
 
     @property
     def changed(self) -> bool:
+        """Whether the manifest at ``path`` must be edited (the requirement is not there yet)."""
         return self.path is not None and self.new_text != self.old_text
 
 
@@ -90,7 +92,8 @@ def declare_runtime(rewritten: Path) -> Declaration:
                                     "found above it)")
 
 
-def _ancestors(start: Path):
+def _ancestors(start: Path) -> Iterator[Path]:
+    """``start`` and its parents, up to the repository root (holding ``.git``) or ``/``."""
     directory = start
     while True:
         yield directory
@@ -100,6 +103,7 @@ def _ancestors(start: Path):
 
 
 def _read(path: Path) -> str:
+    """The text of ``path`` (UTF-8), line endings kept."""
     with open(path, encoding="utf-8", newline="") as fh:
         return fh.read()
 
@@ -144,6 +148,7 @@ def _in_pyproject(path: Path) -> Declaration | None:
 
 
 def _requirements_file(directory: Path) -> Path | None:
+    """``requirements.txt`` of ``directory``, else its only ``requirements*.txt`` not for development."""
     main = directory / "requirements.txt"
     if main.is_file():
         return main
@@ -153,6 +158,7 @@ def _requirements_file(directory: Path) -> Path | None:
 
 
 def _in_requirements(path: Path) -> Declaration:
+    """The declaration in the requirements file ``path``: one line appended, unless it names the runtime."""
     text = _read(path)
     if any(requirement_name(line) == RUNTIME_DISTRIBUTION for line in text.splitlines()):
         return Declaration(path, text, text)

@@ -13,26 +13,35 @@ placed after the module's leading imports, never above the docstring).
 
 from __future__ import annotations
 
-from typing import cast
+from typing import TypeGuard, cast
 
 import libcst as cst
 from libcst.codemod import CodemodContext, SkipFile, VisitorBasedCodemodCommand
 from libcst.codemod.visitors import AddImportsVisitor
 from libcst.metadata import PositionProvider
 
-from tokenlint.codemods.layout import layout_statement
-from tokenlint.codemods.style import Style
-from tokenlint.codemods.plan import PAGING_HINT, FilePlan, FunctionEdit, NodeKey, Wrap, node_code, variable_names
+from tokenlint.fix.cst_helpers import node_code, variable_names
+from tokenlint.fix.edits import FilePlan, FunctionEdit, NodeKey, Wrap
+from tokenlint.fix.layout import layout_statement
+from tokenlint.fix.style import Style
 from tokenlint.source.imports import dotted_name
 from tokenlint.source.walk import walk
 
 #: ``context.scratch`` key holding the ``FilePlan`` of the file being transformed.
 PLAN_KEY = "tokenlint.plan"
 RUNTIME_MODULE = "tokenlint.runtime"
+#: The sentence ``fix`` adds to a paged tool's description (its docstring, or a low-level
+#: ``Tool(description="...")`` literal) so the model knows a response may come in pages.
+PAGING_HINT = "Long results are paged: follow next_action for the rest."
 
 
 class FitToBudget(VisitorBasedCodemodCommand):
-    """Pre-estimate each risky tool's response against the token budget and page it losslessly."""
+    """Pre-estimate each risky tool's response against the token budget and page it losslessly.
+
+    Applies one file's ``FilePlan`` in a single pass over a parse of the very text the analysis
+    saw (node ranges must match its ``NodeKey``s). Raises ``SkipFile`` for a plan with nothing
+    to wrap; ``transform_module`` reports other errors as a ``TransformFailure``.
+    """
 
     DESCRIPTION = ("Route HIGH/MEDIUM MCP tool responses through tokenlint.runtime: token "
                    "pre-estimation, progressive reduction and NextAction continuation.")
@@ -40,19 +49,28 @@ class FitToBudget(VisitorBasedCodemodCommand):
 
     def __init__(self, context: CodemodContext, plan: FilePlan | None = None, style: Style = Style(),
                  paging_hint: bool = True) -> None:
+        """``plan``: the file's plan (None: the one in ``context.scratch[PLAN_KEY]``);
+        ``style``: the line length (chars) and quote of the added lines; ``paging_hint``: add
+        ``PAGING_HINT`` to each paged tool's description."""
         super().__init__(context)
         #: Add ``PAGING_HINT`` to each paged tool's description (``[tool.tokenlint] paging-hint``).
         self.paging_hint = paging_hint
         self.plan: FilePlan = plan if plan is not None else context.scratch[PLAN_KEY]
-        #: The project formatter's style the added lines are written in (``codemods.style``).
+        #: The project formatter's style the added lines are written in (``fix.style``).
         self.style = style
         self.line_length = style.line_length
+        #: The module's lines as parsed (for the indentation of a node's first line).
         self.lines: list[str] = []
+        #: ``id`` of an original ``Name`` node of a user's ``cursor`` variable → its new name.
         self.renames: dict[int, str] = {}
+        #: Indentation of the simple statement being visited.
         self.stmt_indent = ""
+        #: Whether an edit applied inside that statement (it is laid out again on leaving it).
         self.stmt_wrapped = False
 
     def transform_module_impl(self, tree: cst.Module) -> cst.Module:
+        """``tree`` with the plan applied and the runtime's (and SDK's) names imported; raises
+        ``SkipFile`` when the plan wraps nothing."""
         if not self.plan:
             raise SkipFile("no fixable MCP tools")
         self.lines = tree.code.splitlines()
@@ -64,18 +82,22 @@ class FitToBudget(VisitorBasedCodemodCommand):
 
     # -- keys ---------------------------------------------------------------------------------
     def _key(self, node: cst.CSTNode) -> NodeKey | None:
+        """The key of an original node (None for a node the codemod built)."""
         try:
-            rng = self.get_metadata(PositionProvider, node)
+            position = self.get_metadata(PositionProvider, node)
         except KeyError:
             return None
-        return NodeKey(type(node).__name__, rng.start.line, rng.start.column, rng.end.line, rng.end.column)
+        return NodeKey(type(node).__name__, position.start.line, position.start.column,
+                       position.end.line, position.end.column)
 
     def _indent(self, key: NodeKey) -> str:
+        """The indentation of the line the node at ``key`` starts on."""
         line = self.lines[key.line - 1] if key.line - 1 < len(self.lines) else ""
         return line[: len(line) - len(line.lstrip())]
 
     # -- expressions ----------------------------------------------------------------------------
     def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+        """Collect the ``Name`` nodes of a planned function's ``cursor`` variable to rename."""
         key = self._key(node)
         edit = self.plan.functions.get(key) if key is not None else None
         if edit is not None and edit.rename_cursor_to:
@@ -85,15 +107,26 @@ class FitToBudget(VisitorBasedCodemodCommand):
                                  if n.value == "cursor"})
         return True
 
-    def on_leave(self, original_node, updated_node):
-        updated_node = super().on_leave(original_node, updated_node)
-        if isinstance(original_node, cst.Name) and id(original_node) in self.renames:
-            return updated_node.with_changes(value=self.renames[id(original_node)])
-        if not isinstance(original_node, cst.BaseExpression) or isinstance(updated_node, cst.RemovalSentinel):
-            return updated_node
+    def on_leave(self, original_node: cst.CSTNodeT, updated_node: cst.CSTNodeT,
+                 ) -> cst.CSTNodeT | cst.RemovalSentinel:
+        """Every node on the way out: a renamed ``cursor`` variable gets its new name, and an
+        expression the plan names (by its ``NodeKey``) gets its edits (``_edited``)."""
+        left = super().on_leave(original_node, updated_node)
+        if isinstance(original_node, cst.Name) and id(original_node) in self.renames and isinstance(left, cst.Name):
+            return left.with_changes(value=self.renames[id(original_node)])
+        if not isinstance(original_node, cst.BaseExpression) or not isinstance(left, cst.BaseExpression):
+            return left
         key = self._key(original_node)
         if key is None:
-            return updated_node
+            return left
+        # LibCST types on_leave as returning the type it was given; an edited expression is
+        # another expression (a call around it), which LibCST accepts in every expression slot
+        return cast(cst.CSTNodeT, self._edited(key, left))
+
+    def _edited(self, key: NodeKey, updated_node: cst.BaseExpression) -> cst.BaseExpression:
+        """``updated_node`` (the expression at ``key`` in the original text) with the plan's edits
+        applied: a dropped slice, a clamp, the paging hint, a schema, a declared tool list, a
+        runtime wrap; sets ``stmt_wrapped`` when one applies."""
         if key in self.plan.drop_slices and isinstance(updated_node, cst.Subscript):
             updated_node = updated_node.value
             self.stmt_wrapped = True
@@ -116,6 +149,9 @@ class FitToBudget(VisitorBasedCodemodCommand):
         return updated_node
 
     def _wrapped(self, node: cst.BaseExpression, wrap: Wrap, indent: str) -> cst.BaseExpression:
+        """``node`` inside the runtime call of ``wrap``, laid out for the line length: on one line
+        after ``return`` when it fits, else as black and ruff split a call; ``indent``: that of
+        the line ``node`` starts on."""
         options = [f"tool={_string_literal(wrap.tool)}", f"arguments={wrap.arguments}",
                    f"cursor={wrap.cursor}"]
         if wrap.session_id:
@@ -152,6 +188,7 @@ class FitToBudget(VisitorBasedCodemodCommand):
         return _parse(f"{wrap.call}({body}\n{close})")
 
     def visit_SimpleStatementLine(self, node: cst.SimpleStatementLine) -> bool:
+        """Note the statement's indentation; no edit in it yet."""
         key = self._key(node)
         if key is not None:
             self.stmt_indent = self._indent(key)
@@ -161,7 +198,7 @@ class FitToBudget(VisitorBasedCodemodCommand):
     def leave_SimpleStatementLine(self, original_node: cst.SimpleStatementLine,
                                   updated_node: cst.SimpleStatementLine) -> cst.SimpleStatementLine:
         """A statement holding a rewritten call is laid out again as black and ruff would
-        (``codemods.layout``), when it can be; every other statement keeps its text."""
+        (``fix.layout``), when it can be; every other statement keeps its text."""
         if not self.stmt_wrapped:
             return updated_node
         self.stmt_wrapped = False
@@ -189,18 +226,22 @@ class FitToBudget(VisitorBasedCodemodCommand):
 
     # -- function definitions ----------------------------------------------------------------
     def leave_FunctionDef(self, original_node: cst.FunctionDef, updated_node: cst.FunctionDef) -> cst.FunctionDef:
+        """Apply the ``FunctionEdit`` of a tool's ``def``: statements at the top of its body,
+        ``@computed_once``, the paging hint, the ``cursor`` (and ``ctx``) parameter,
+        ``Paged[...]``; a signature grown too long is laid out again."""
         key = self._key(original_node)
         edit = self.plan.functions.get(key) if key is not None else None
-        if edit is None:
+        if key is None or edit is None:
             return updated_node
+        indent = self._indent(key)
         if edit.clamps or edit.snapshot:
-            updated_node = _insert_statements(updated_node, edit, self.style, len(self._indent(key)) + 4)
+            updated_node = _insert_statements(updated_node, edit, self.style, len(indent) + 4)
         if edit.computed_once:
             updated_node = _with_computed_once(updated_node)
         if edit.add_cursor and self.paging_hint:
-            updated_node = _docstring_with_hint(updated_node, self._indent(key) + "    ", self.line_length)
+            updated_node = _docstring_with_hint(updated_node, indent + "    ", self.line_length)
         if edit.computed_once:
-            updated_node = _split_long_decorators(updated_node, self.line_length - len(self._indent(key)))
+            updated_node = _split_long_decorators(updated_node, self.line_length - len(indent))
         if edit.add_cursor:
             updated_node = updated_node.with_changes(
                 params=_add_cursor(updated_node.params, updated_node.whitespace_before_params))
@@ -209,10 +250,9 @@ class FitToBudget(VisitorBasedCodemodCommand):
                 params=_add_cursor(updated_node.params, updated_node.whitespace_before_params,
                                    name=edit.add_context, annotation="Context | None"))
         if edit.paged and updated_node.returns is not None:
-            ann = updated_node.returns.annotation
+            annotation = updated_node.returns.annotation
             updated_node = updated_node.with_changes(
-                returns=updated_node.returns.with_changes(annotation=_parse(f"Paged[{node_code(ann)}]")))
-        indent = self._indent(key)
+                returns=updated_node.returns.with_changes(annotation=_parse(f"Paged[{node_code(annotation)}]")))
         if (edit.add_cursor or edit.paged or edit.add_context) and _header_length(updated_node, indent) > self.line_length:
             hugged = _parameters_on_one_line(updated_node)
             updated_node = hugged if _header_length(hugged, indent) <= self.line_length \
@@ -296,7 +336,7 @@ def _parameters_on_one_line(fn: cst.FunctionDef) -> cst.FunctionDef:
     params = fn.params
     groups = ["posonly_params", "params", "kwonly_params"]
     items = [(g, i) for g in groups for i in range(len(getattr(params, g)))]
-    changes = {}
+    changes: dict[str, object] = {}  # ``Parameters`` field → new value
     closing = cst.ParenthesizedWhitespace(indent=True, last_line=cst.SimpleWhitespace(""))
     # black and ruff give a lone parameter split from its ``def`` a trailing comma
     alone = len(items) + (params.star_kwarg is not None) == 1 and not isinstance(params.star_arg, (cst.Param, cst.ParamStar))
@@ -329,7 +369,7 @@ def _one_parameter_per_line(fn: cst.FunctionDef) -> cst.FunctionDef:
     groups = ["posonly_params", "params", "kwonly_params"]
     ordered = [(g, i) for g in groups for i in range(len(getattr(params, g)))]
     last = ordered[-1] if ordered and params.star_kwarg is None else None
-    changes = {}
+    changes: dict[str, object] = {}  # ``Parameters`` field → new value
     for g in groups:
         items = list(getattr(params, g))
         for i, p in enumerate(items):
@@ -357,7 +397,8 @@ def _declared(node: cst.BaseExpression, names: set[str], quote: str = '"') -> cs
     return _parse(f"declare_cursor({node_code(node)}, ({listed}{',' if len(names) == 1 else ''}))")
 
 
-def _is_docstring(stmt: cst.BaseStatement) -> bool:
+def _is_docstring(stmt: cst.BaseStatement) -> TypeGuard[cst.SimpleStatementLine]:
+    """Whether ``stmt`` is a docstring: a line holding only a string literal."""
     return (isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1
             and isinstance(stmt.body[0], cst.Expr)
             and isinstance(stmt.body[0].value, (cst.SimpleString, cst.ConcatenatedString)))
@@ -381,17 +422,18 @@ def _add_cursor(params: cst.Parameters, before_params: cst.BaseParenthesizableWh
         or params.star_kwarg is not None
     group = list(params.kwonly_params if keyword_only else params.params)
     everything = [*params.posonly_params, *params.params, *params.kwonly_params]
-    if group and isinstance(group[-1].comma, cst.Comma) and params.star_kwarg is None:
+    last_comma = group[-1].comma if group else None
+    if group and isinstance(last_comma, cst.Comma) and params.star_kwarg is None:
         last = group[-1]
         between: cst.BaseParenthesizableWhitespace = cst.SimpleWhitespace(" ")
-        if "\n" in node_code(last.comma.whitespace_after):
+        if "\n" in node_code(last_comma.whitespace_after):
             previous = everything[-2].comma if len(everything) > 1 else None
             if isinstance(previous, cst.Comma) and "\n" in node_code(previous.whitespace_after):
                 between = previous.whitespace_after
             elif "\n" in node_code(before_params):
                 between = before_params
-        new = new.with_changes(comma=last.comma)
-        group[-1] = last.with_changes(comma=last.comma.with_changes(whitespace_after=between))
+        new = new.with_changes(comma=last_comma)
+        group[-1] = last.with_changes(comma=last_comma.with_changes(whitespace_after=between))
     elif group and "\n" in node_code(group[-1].whitespace_after_param):
         # ``def f(\n    a, b\n)``: the line break before ``)`` moves behind the new parameter
         last = group[-1]
@@ -444,7 +486,9 @@ def _docstring_with_hint(fn: cst.FunctionDef, indent: str, width: int) -> cst.Fu
         doc = cst.parse_statement(f'"""{PAGING_HINT}"""\n')
         return fn.with_changes(body=fn.body.with_changes(body=[doc, *body]))
     stmt = body[0]
-    string = stmt.body[0].value
+    expr = stmt.body[0]
+    assert isinstance(expr, cst.Expr)  # as ``_is_docstring`` found it
+    string = expr.value
     if not isinstance(string, cst.SimpleString) or string.prefix or len(string.quote) != 3 \
             or PAGING_HINT in string.value:
         return fn
@@ -452,7 +496,7 @@ def _docstring_with_hint(fn: cst.FunctionDef, indent: str, width: int) -> cst.Fu
     if text.endswith("\\"):
         return fn
     new = f"{string.quote}{text.rstrip()}\n\n{indent}{PAGING_HINT}\n{indent}{string.quote}"
-    stmt = stmt.with_changes(body=[stmt.body[0].with_changes(value=string.with_changes(value=new))])
+    stmt = stmt.with_changes(body=[expr.with_changes(value=string.with_changes(value=new))])
     return fn.with_changes(body=fn.body.with_changes(body=[stmt, *body[1:]]))
 
 
@@ -480,7 +524,8 @@ def _requote(code: str, quote: str) -> str:
         name, eq, value = "", "", code
 
     class Requote(cst.CSTTransformer):
-        def leave_SimpleString(self, original_node, updated_node):
+        def leave_SimpleString(self, original_node: cst.SimpleString,
+                               updated_node: cst.SimpleString) -> cst.SimpleString:
             text = updated_node.value
             prefix = text[: len(text) - len(text.lstrip("rRbBuU"))]
             body = text[len(prefix):]
@@ -488,10 +533,13 @@ def _requote(code: str, quote: str) -> str:
                 return updated_node
             return updated_node.with_changes(value=f"{prefix}{quote}{body[1:-1]}{quote}")
 
-    return f"{name}{eq}{node_code(cst.parse_expression(value).visit(Requote()))}"
+    requoted = cst.parse_expression(value).visit(Requote())
+    assert isinstance(requoted, cst.BaseExpression)  # Requote removes no node
+    return f"{name}{eq}{node_code(requoted)}"
 
 
 def _parse(code: str) -> cst.BaseExpression:
+    """The expression ``code`` (written by the codemod; raises ``ParserSyntaxError`` if bad)."""
     return cst.parse_expression(code)
 
 

@@ -21,6 +21,7 @@ import sys
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -46,6 +47,7 @@ def style_for(path: Path) -> Style:
 
 @lru_cache(maxsize=256)
 def _style_in(directory: Path) -> Style:
+    """The style configured in ``directory`` or the nearest parent, up to the repository root."""
     for name in ("ruff.toml", ".ruff.toml", "pyproject.toml"):
         found = _configured(directory / name)
         if found is not None:
@@ -56,6 +58,7 @@ def _style_in(directory: Path) -> Style:
 
 
 def _configured(path: Path) -> Style | None:
+    """The style the file ``path`` configures; None when it is absent, unreadable or says nothing."""
     if not path.is_file():
         return None
     try:
@@ -72,7 +75,8 @@ def _configured(path: Path) -> Style | None:
     return None
 
 
-def _style(table: dict, format_table) -> Style:
+def _style(table: dict[str, Any], format_table: object) -> Style:
+    """The style a ruff or black settings ``table`` sets, with ruff's ``[format]`` table (or None)."""
     value = table.get("line-length", table.get("line_length"))
     length = value if isinstance(value, int) and value > 0 else DEFAULT_LINE_LENGTH
     single = isinstance(format_table, dict) and format_table.get("quote-style") == "single"

@@ -22,7 +22,12 @@ from __future__ import annotations
 
 import libcst as cst
 
+from tokenlint.fix.cst_helpers import node_code
+
 INDENT = "    "
+
+#: A bracketed node's ``(opener, [(item prefix, item)], closer, magic trailing comma)``.
+Brackets = tuple[str, list[tuple[str, cst.BaseExpression]], str, bool]
 
 
 def layout_statement(stmt: cst.SimpleStatementLine, width: int) -> cst.SimpleStatementLine | None:
@@ -55,6 +60,8 @@ def layout_statement(stmt: cst.SimpleStatementLine, width: int) -> cst.SimpleSta
 
 
 def _layout(node: cst.BaseExpression, prefix: str, suffix: str, depth: int, width: int) -> list[str] | None:
+    """The lines of ``prefix`` + ``node`` + ``suffix`` at ``depth`` levels of indentation, for
+    lines of ``width`` chars (see the module's docstring); None when it cannot be flattened."""
     flat = _flat(node)
     if flat is None:
         return None
@@ -76,14 +83,17 @@ def _layout(node: cst.BaseExpression, prefix: str, suffix: str, depth: int, widt
     opener, items, closer, magic = split
     head, tail = f"{pad}{prefix}{opener}", f"{pad}{closer}{suffix}"
     inner = INDENT * (depth + 1)
-    flats = [_flat(value) for _, value in items]
-    if any(f is None for f in flats):
-        return None
+    flats: list[str] = []
+    for _, value in items:
+        flat_item = _flat(value)
+        if flat_item is None:
+            return None
+        flats.append(flat_item)
     # the contents on one line: for a call's arguments, or one item of a literal (black splits a
     # list, dict or set literal of several items one per line: its ``should_split_line``)
     if not magic and not any(_has_magic_comma(v) for _, v in items) \
             and (isinstance(node, cst.Call) or len(items) == 1):
-        body = ", ".join(p + f for (p, _), f in zip(items, flats))  # type: ignore[operator]
+        body = ", ".join(p + f for (p, _), f in zip(items, flats))
         if len(inner) + len(body) <= width:
             return [head, inner + body, tail]
     if len(items) == 1 and not magic:
@@ -98,7 +108,7 @@ def _layout(node: cst.BaseExpression, prefix: str, suffix: str, depth: int, widt
     return [*out, tail]
 
 
-def _brackets(node: cst.BaseExpression):
+def _brackets(node: cst.BaseExpression) -> Brackets | None:
     """``(opener, [(item prefix, item)], closer, magic trailing comma)`` of a bracketed node; an
     expression in parentheses is a bracket holding it."""
     if node.lpar:
@@ -121,7 +131,7 @@ def _brackets(node: cst.BaseExpression):
         for e in node.elements:
             if isinstance(e, cst.StarredDictElement):
                 items.append(("**", e.value))
-            else:
+            elif isinstance(e, cst.DictElement):
                 key = _flat(e.key)
                 if key is None:
                     return None
@@ -155,7 +165,7 @@ def _flat(node: cst.CSTNode) -> str | None:
     if isinstance(node, cst.Attribute) and not node.lpar:
         inner = _flat(node.value)
         return None if inner is None else f"{inner}.{node.attr.value}"
-    code = cst.Module([]).code_for_node(node)
+    code = node_code(node)
     return None if "\n" in code else code
 
 
