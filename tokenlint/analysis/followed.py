@@ -157,6 +157,11 @@ class FollowedCalls:
         if summary is None:
             return union(*arg_flows.values())
         self._merge(summary, arg_flows)
+        for name, filled in summary.filled.items():
+            # ``collect(matches, symbols)`` appending into ``symbols``: the caller's collection
+            given = arg_node(node, fn, name)
+            if given is not None:
+                self.accumulate(given, self._from_helper(filled, node, fn, arg_flows))
         parts = summary.tuple_parts()
         if parts is not None:  # ``a, b = helper()``: each target gets its own part
             self._tuple_results[id(node)] = [self._from_helper(p, node, fn, arg_flows) for p in parts]

@@ -89,6 +89,9 @@ class Summary:
     #: r["message"]`` read the one entry.
     dict_returns: list[dict[str, Flow]] = field(default_factory=list)
     other_returns: bool = False
+    #: What the function puts into the collections its parameters hold, by parameter name
+    #: (``def collect(matches, out): out[kind].append(...)``): the caller's argument gets it.
+    filled: dict[str, Flow] = field(default_factory=dict)
     #: In an ``__init__``: the data it stores on ``self`` (``self.text = f.read()``), which the
     #: object it makes then holds (``Raw(p).text``, ``Doc(p).cells()``).
     stored: Flow = EMPTY
@@ -446,10 +449,7 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
             name = dotted_name(target.value)
             if name and value is not None and len(target.slice) == 1 and isinstance(target.slice[0].slice, cst.Index):
                 self.dict_entries.setdefault(name, []).append((string_literal(target.slice[0].slice.value), value))
-            if name:
-                self.env[name] = union(self.env.get(name, EMPTY), flow)
-                self.dict_results_of.pop(name, None)
-                self._note_accumulation(name)
+            self.accumulate(target.value, flow)
             return
         name = dotted_name(target)
         if name is None:
@@ -634,6 +634,27 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         self.summary.checks.append(
             SizeCheck(self.a.site(self.mod, comp), sites, budget, any(m.tokens for m in ms), caller, names)
         )
+
+    def accumulate(self, container: cst.BaseExpression, flow: Flow) -> str | None:
+        """``flow`` put into the collection ``container`` names (``rows.append(r)``,
+        ``by_kind[k] = v``, ``by_kind[k].append(v)``: the root ``by_kind``); returns that name,
+        or None when ``container`` names no variable. In a helper, what goes into a collection a
+        parameter holds is kept for the caller (``Summary.filled``)."""
+        while isinstance(container, cst.Subscript):
+            container = container.value
+        name = dotted_name(container)
+        if name is None:
+            return None
+        self.env[name] = union(self.env.get(name, EMPTY), flow)
+        self.dict_results_of.pop(name, None)
+        self._note_accumulation(name)
+        if self.helper and name in self._parameter_names():
+            self.summary.filled[name] = union(self.summary.filled.get(name, EMPTY), flow)
+        return name
+
+    def _parameter_names(self) -> set[str]:
+        ps = self.fn.params
+        return {p.name.value for p in [*ps.posonly_params, *ps.params, *ps.kwonly_params]}
 
     def _note_accumulation(self, name: str) -> None:
         for accs in self.loop_accumulators:
@@ -872,6 +893,10 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         upper = sl.upper
         if isinstance(upper, cst.UnaryOperation) and isinstance(upper.operator, cst.Minus) and sl.lower is None:
             return None  # x[:-1]: drops the tail, bounds nothing
+        if isinstance(sl.lower, cst.Attribute) and isinstance(upper, cst.Attribute):
+            # ``source[node.start_byte : node.end_byte]``: a span the data itself delimits (a
+            # node's text, a match), as long as that span is, not a size cap
+            return None
         if sl.lower is not None and isinstance(upper, cst.BinaryOperation) and isinstance(upper.operator, cst.Add):
             # x[start:start + n] → n bounds the slice
             lo = dotted_name(sl.lower)
@@ -977,7 +1002,7 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
             # ``data.get("total")``: a number or a flag of the data, as ``data["total"]``
             self._args_flow(node)
             return frozenset(part_of(t) for t in scalar_of(recv))
-        key = string_literal(node.args[0].value) if method == "get" and node.args else None
+        key = string_literal(node.args[0].value) if method in ("get", "pop") and node.args else None
         entries = self.helper_dict_entries(func.value) if key is not None else None
         if entries is not None:
             default = union(*(self.expr(a.value) for a in node.args[1:]))

@@ -95,11 +95,12 @@ class LibraryCalls:
         if method in cat.HTTP_METHODS and (markers(recv, "http_client") or (client_like(recv_name) and not other_sdk)):
             # (``client.get(key)`` on a pymemcache or redis client is the store's get, not HTTP)
             return self.request_response(node, site)
-        if method in ACCUMULATORS and recv_name is not None:
+        if method in ACCUMULATORS and isinstance(node.func, cst.Attribute) and \
+                (recv_name is not None or isinstance(node.func.value, cst.Subscript)):
+            # ``rows.append(r)``, ``by_kind[k].append(v)`` (into ``by_kind``)
             flow = self._args_flow(node)
-            self.env[recv_name] = union(self.env.get(recv_name, EMPTY), frozenset(t for t in flow if not isinstance(t, Marker)))
-            self._note_accumulation(recv_name)
-            return EMPTY
+            if self.accumulate(node.func.value, frozenset(t for t in flow if not isinstance(t, Marker))) is not None:
+                return EMPTY
         if method == "fetchall":
             bound = None
             curs = markers(recv, "cursor")

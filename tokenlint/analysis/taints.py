@@ -186,12 +186,14 @@ def apply_bound(flow: Flow, bound: Bound) -> Flow:
 
 
 def measure_of(flow: Flow, tokens: bool = False) -> Flow:
-    """``len(x)``: a number that remembers which sources it measured; params pass through."""
+    """``len(x)``: a number that remembers which sources it measured (and, in a helper, which
+    of its parameters); the model's own arguments pass through (an echo), but a helper's
+    parameter does not: its length is a number, not the data each caller passes."""
     srcs = frozenset(t.site for t in flow if isinstance(t, Src) or (isinstance(t, Marker) and t.whole))
     srcs |= frozenset(s for t in flow if isinstance(t, Measure) for s in t.sites)
     names = frozenset(t.name for t in flow if isinstance(t, Param) and t.site is None)
     names |= frozenset(n for t in flow if isinstance(t, Measure) for n in t.params)
-    out: set = {t for t in flow if isinstance(t, Param)}
+    out: set = {t for t in flow if isinstance(t, Param) and t.site is not None}
     if srcs or names:
         out.add(Measure(srcs, tokens, names))
     return frozenset(out)
