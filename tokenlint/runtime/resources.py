@@ -28,13 +28,14 @@ bind to "no session".
 from __future__ import annotations
 
 import sys
+from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import Any, Mapping
+from typing import Any, Iterator, Mapping
 
-from .estimator import render_json
+from .rendering import render_json
 from .links import LINKS_ENV, full_result_text, links_enabled
 from .sdk_errors import flavoured
-from .store import ResultStore, default_store
+from .store import ResultKind, ResultStore, default_store
 
 __all__ = ["ResultNotFoundError", "RESULT_URI_PREFIX", "register_result_resource", "read_stored_result",
            "resource_link", "as_content_blocks", "session_id_from_context", "current_session_id",
@@ -45,6 +46,18 @@ RESULT_URI_PREFIX = "tokenlint://results/"
 
 #: The client session of the ``tools/call`` running now, set by the mcp 2.x hook (``sdk_hooks``).
 _SESSION: ContextVar[str | None] = ContextVar("tokenlint_session", default=None)
+
+
+@contextmanager
+def session_of_call(session_id: str | None) -> Iterator[None]:
+    """Publish ``session_id`` as the client session of the ``tools/call`` running inside the
+    ``with`` block (``current_session_id`` reads it): the mcp 2.x hook (``sdk_hooks``) sets it,
+    since mcp 2.x keeps no request context variable of its own."""
+    token = _SESSION.set(session_id)
+    try:
+        yield
+    finally:
+        _SESSION.reset(token)
 
 
 class ResultNotFoundError(ValueError):
@@ -212,7 +225,7 @@ def register_result_resource(
             session = session_id_from_context(ctx) if ctx is not None else current_session_id()
             text = read_stored_result(uri, store=store, session_id=session)
             entry = store.get(uri[len(RESULT_URI_PREFIX):])
-            return text, "text/plain" if entry is not None and entry.kind == "text" else "application/json"
+            return text, "text/plain" if entry is not None and entry.kind is ResultKind.TEXT else "application/json"
 
         serve_lowlevel_resources(server, kind, read, template, name, description)
     else:

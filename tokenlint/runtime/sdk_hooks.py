@@ -162,7 +162,7 @@ def _hook_v1(lowlevel: Any, marker: str, links: bool) -> None:
 def _hook_v2(lowlevel: Any, marker: str, links: bool) -> None:
     from mcp import types  # type: ignore[import-not-found]
 
-    from .resources import _SESSION, session_id_from_context
+    from .resources import session_id_from_context, session_of_call
 
     entry = lowlevel.get_request_handler("tools/call")
     if entry is None:
@@ -174,22 +174,21 @@ def _hook_v2(lowlevel: Any, marker: str, links: bool) -> None:
 
     async def call_tool(ctx: Any, params: Any) -> Any:
         session_id = session_id_from_context(ctx)
-        token = _SESSION.set(session_id)
-        try:
-            return await _handle(lambda: entry.handler(ctx, params), marker=marker,
-                                 tool=params.name, arguments=params.arguments or {},
-                                 session_id=session_id,
-                                 single_text=lambda r: _single_text(r, errors, structured),
-                                 text_result=text_result,
-                                 add_links=lambda r, noted: _with_links(r, noted, errors),
-                                 links=links)
-        except CursorError as err:
-            # a tool execution error the model must read (MCP server/tools, "Error Handling");
-            # the mcp 2.x low-level Server would send any exception as a JSON-RPC error
-            return types.CallToolResult(content=[types.TextContent(type="text", text=str(err))],
-                                        is_error=True)
-        finally:
-            _SESSION.reset(token)
+        with session_of_call(session_id):
+            try:
+                return await _handle(lambda: entry.handler(ctx, params), marker=marker,
+                                     tool=params.name, arguments=params.arguments or {},
+                                     session_id=session_id,
+                                     single_text=lambda r: _single_text(r, errors, structured),
+                                     text_result=text_result,
+                                     add_links=lambda r, noted: _with_links(r, noted, errors),
+                                     links=links)
+            except CursorError as err:
+                # a tool execution error the model must read (MCP server/tools, "Error
+                # Handling"); the mcp 2.x low-level Server would send any exception as a
+                # JSON-RPC error
+                return types.CallToolResult(
+                    content=[types.TextContent(type="text", text=str(err))], is_error=True)
 
     lowlevel.add_request_handler("tools/call", entry.params_type, call_tool)
 
