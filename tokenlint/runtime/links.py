@@ -85,7 +85,7 @@ class FullResultLink:
     def as_block(self) -> Any:
         """The block as the loaded SDK's ``ResourceLink`` (``type="resource_link"`` spelled out:
         mcp 1.x requires it, field.md section 3). Needs the ``mcp`` package."""
-        from mcp import types  # type: ignore[import-not-found]  # lazy: only servers have mcp
+        from mcp import types  # lazy: only servers have mcp
 
         return types.ResourceLink.model_validate(self.as_wire())
 

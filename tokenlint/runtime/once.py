@@ -181,6 +181,8 @@ def _stored_page(function: str, params: Mapping[str, Any], session_of: Callable[
         entry = store.get(entry_id)
     except Exception:
         return RUN_TOOL
+    if entry is None:
+        return RUN_TOOL
     replay = getattr(entry, "replay", None)
     if not replay or replay.get("function") != function or replay.get("tool") != entry.tool:
         return RUN_TOOL
@@ -308,4 +310,4 @@ def computed_once(fn: F) -> F:
 
         wrapper = sync_wrapper
     wrapper.__tokenlint_computed_once__ = True
-    return wrapper  # type: ignore[return-value]
+    return wrapper

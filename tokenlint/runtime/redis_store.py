@@ -95,7 +95,7 @@ class RedisResultStore(ResultStore):
             if url is None:
                 raise ValueError("RedisResultStore needs a url or a client")
             try:
-                import redis  # type: ignore[import-not-found]  # lazy: an optional extra
+                import redis  # lazy: an optional extra
             except ImportError as err:  # pragma: no cover - exercised without redis-py
                 raise ImportError(
                     "the Redis result store needs redis-py: "

@@ -35,6 +35,7 @@ from typing import Any, Iterator, Mapping
 from .rendering import render_json
 from .links import LINKS_ENV, full_result_text, links_enabled
 from .sdk_errors import flavoured
+from .sdk_hooks import sdk_module
 from .store import ResultKind, ResultStore, default_store
 
 __all__ = ["ResultNotFoundError", "RESULT_URI_PREFIX", "register_result_resource", "read_stored_result",
@@ -176,12 +177,10 @@ def read_stored_result(uri_or_id: str, *, store: ResultStore | None = None,
 def _context_class(kind: str) -> Any:
     """The ``Context`` class a resource function of a ``kind`` server is given (``sdk_hooks``)."""
     if kind == "fastmcp":
-        from fastmcp import Context  # type: ignore[import-not-found]
-    elif kind == "mcpserver":
-        from mcp.server.mcpserver import Context  # type: ignore[import-not-found]
-    else:
-        from mcp.server.fastmcp import Context  # type: ignore[import-not-found]
-    return Context
+        return sdk_module("fastmcp").Context
+    if kind == "mcpserver":
+        return sdk_module("mcp.server.mcpserver").Context
+    return sdk_module("mcp.server.fastmcp").Context
 
 
 #: Servers ``register_result_resource`` already equipped (by ``id``; a server lives as long as
@@ -254,7 +253,7 @@ def resource_link(uri: str, *, name: str = "full result", description: str | Non
     ``type="resource_link"`` is spelled out: mcp 1.x requires it, 2.x accepts it (field.md
     section 3). ``size_bytes`` fills ``Resource.size`` (bytes).
     """
-    from mcp import types  # type: ignore[import-not-found]  # lazy: only servers have mcp
+    types = sdk_module("mcp.types")  # lazy: only servers have mcp
 
     kwargs: dict[str, Any] = {"type": "resource_link", "uri": uri, "name": name}
     if description is not None:
@@ -275,7 +274,7 @@ def as_content_blocks(page: Any, *, indent: int | None = 2) -> Any:
     """
     if not (isinstance(page, Mapping) and page.get("resource_uri") and "next_action" in page):
         return page
-    from mcp import types  # type: ignore[import-not-found]
+    types = sdk_module("mcp.types")
 
     text = render_json(dict(page), indent=indent)
     return [types.TextContent(type="text", text=text),
