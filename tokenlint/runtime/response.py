@@ -109,7 +109,10 @@ def _default_estimator() -> TokenEstimator:
 
 
 def next_action(tool: str, arguments: Mapping[str, Any] | None, cursor: str) -> dict[str, Any]:
-    """``{"tool": tool, "arguments": {...arguments without cursor..., "cursor": cursor}}``."""
+    """How to fetch the next page: ``{"tool": tool, "arguments": {...arguments without cursor...,
+    "cursor": cursor}}``, the arguments as JSON the client can send back (pydantic models and
+    dataclasses as their fields, enums as their values, other objects as ``str``). Raises
+    ``ValueError`` for arguments that refer to themselves (``json.dumps``)."""
     args = {k: v for k, v in (arguments or {}).items() if k != CURSOR_ARGUMENT}
     args[CURSOR_ARGUMENT] = cursor
     return {"tool": tool, "arguments": _jsonable(args)}

@@ -95,7 +95,13 @@ class StoredResult:
 
 
 class ResultStore:
-    """In-memory LRU + TTL store of full results, bounded in entries and in bytes."""
+    """In-memory LRU + TTL store of full results, bounded in entries and in bytes.
+
+    ``max_entries`` results, ``max_bytes`` bytes of their UTF-8 rendered size, each kept
+    ``ttl_seconds`` seconds after its last page; ``secret`` (32 random bytes by default) signs
+    cursors; ``clock`` returns Unix time in seconds. Raises ``ValueError`` when a bound is not
+    positive.
+    """
 
     def __init__(
         self,
