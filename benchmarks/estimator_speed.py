@@ -4,7 +4,7 @@
 
 For 1 MB (10^6 bytes of UTF-8) of each content kind, on one core:
 
-* ``upper``: ``estimate_text_tokens`` - the fast estimate, a proven upper bound;
+* ``upper``: ``text_tokens_upper_bound`` - the fast count, a proven upper bound;
 * ``bounds``: ``token_bounds`` - lower and upper bound together;
 * ``fits``: ``TokenEstimator().fits(text, budget)`` - the decision ``fit_response`` makes (exact
   counting only near the budget);
@@ -32,7 +32,7 @@ sys.path.insert(0, str(REPO / "tests" / "runtime"))
 
 import runtime_corpus as corpus  # noqa: E402
 
-from tokenlint.runtime import TokenEstimator, estimate_text_tokens, token_bounds  # noqa: E402
+from tokenlint.runtime import TokenEstimator, text_tokens_upper_bound, token_bounds  # noqa: E402
 
 KINDS = ["json_indent2", "json_compact", "python_code", "english_prose", "cjk", "emoji",
          "hex_ids", "base64", "markdown_mixed"]
@@ -69,7 +69,7 @@ def main() -> int:
     for kind in KINDS:
         text = "".join(samples[kind])
         text = (text * (1_000_000 // len(text) + 1)).encode()[:1_000_000].decode("utf-8", "ignore")
-        t_upper = timed(lambda: estimate_text_tokens(text), opts.repeat)
+        t_upper = timed(lambda: text_tokens_upper_bound(text), opts.repeat)
         t_bounds = timed(lambda: token_bounds(text), opts.repeat)
         t_fits = timed(lambda: est.fits(text, opts.budget), opts.repeat)
         t_exact = timed(lambda: enc.encode(text, disallowed_special=()), 3) if exact_ok else None

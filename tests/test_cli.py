@@ -6,11 +6,9 @@ import json
 import re
 
 import pytest
-from click.testing import CliRunner
 
 from helpers import RISKY_SERVER as RISKY
 from helpers import write
-from tokenlint.cli import main
 
 CAPPED = """\
 import sqlite3
@@ -317,11 +315,11 @@ def test_force_exclude_applies_to_named_files(tmp_path, cli):
     assert cli("check", "--force-exclude", path).exit_code == 0
 
 
-def test_missing_path_is_a_usage_error(tmp_path):
+def test_missing_path_is_a_usage_error(tmp_path, cli):
     """A path named on the command line that does not exist is a usage error (exit 2, as in
     ruff), not a TL001 finding that --exit-zero would hide; for fix too."""
     for args in (["check"], ["check", "--exit-zero"], ["fix"], ["fix", "--diff"]):
-        result = CliRunner().invoke(main, [*args, str(tmp_path / "nope.py")])
+        result = cli(*args, str(tmp_path / "nope.py"))
         assert result.exit_code == 2, args
         assert f"Path '{tmp_path / 'nope.py'}' does not exist" in result.stderr
         assert "TL001" not in result.stdout
@@ -348,23 +346,23 @@ def test_a_file_that_cannot_be_parsed_fails_under_per_file_ignores_config(tmp_pa
 
 
 @pytest.mark.parametrize("command", ["check", "fix"])
-def test_no_python_files_gives_a_warning(tmp_path, command):
+def test_no_python_files_gives_a_warning(tmp_path, command, cli):
     (tmp_path / "empty").mkdir()
     write(tmp_path, "docs/README.md", "# not Python\n")
     for where in ("empty", "docs"):
-        result = CliRunner().invoke(main, [command, str(tmp_path / where)])
+        result = cli(command, str(tmp_path / where))
         assert result.exit_code == 0
         assert f"tokenlint: warning: no Python files to check in {tmp_path / where}" in result.stderr
-    result = CliRunner().invoke(main, [command, str(write(tmp_path, "ok.py", SAFE))])
+    result = cli(command, str(write(tmp_path, "ok.py", SAFE)))
     assert "warning" not in result.stderr
 
 
-def test_rule_command_prints_docs():
-    result = CliRunner().invoke(main, ["rule", "TL101"])
+def test_rule_command_prints_docs(cli):
+    result = cli("rule", "TL101")
     assert result.exit_code == 0
     assert result.stdout.startswith("# unbounded-query-result (TL101)")
     assert "## Why is this bad?" in result.stdout
-    assert CliRunner().invoke(main, ["rule", "TL999"]).exit_code == 2
+    assert cli("rule", "TL999").exit_code == 2
 
 
 @pytest.mark.parametrize("expr", ["[" * 5000 + "]" * 5000, "1+" * 20000 + "1"])

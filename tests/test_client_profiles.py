@@ -7,10 +7,8 @@ from __future__ import annotations
 import re
 import textwrap
 
-from click.testing import CliRunner
 
 from helpers import write
-from tokenlint.cli import main
 from tokenlint.config import CLIENT_NAMES, load_settings
 from tokenlint.runtime.limits import PROFILES
 
@@ -31,36 +29,35 @@ def test_the_cli_names_are_the_runtime_profiles():
     assert CLIENT_NAMES == tuple(PROFILES)
 
 
-def test_fix_writes_the_client_into_each_call_and_the_tool_is_low_after(tmp_path, monkeypatch):
+def test_fix_writes_the_client_into_each_call_and_the_tool_is_low_after(tmp_path, monkeypatch, cli):
     path = write(tmp_path, "server.py", SERVER)
     monkeypatch.chdir(tmp_path)
-    out = CliRunner().invoke(main, ["fix", "--client", "codex", "--no-declare-dependency",
-                                    "server.py"])
+    out = cli("fix", "--client", "codex", "--no-declare-dependency", "server.py")
     assert out.exit_code == 0, out.output
     text = path.read_text()
     # (laid out as the project's formatter would: on one line or one argument per line)
     assert re.search(r'max_tokens=10_000,\s*client="codex"', text), text
     compile(text, "server.py", "exec")
-    again = CliRunner().invoke(main, ["check", "--client", "codex", "server.py"])
+    again = cli("check", "--client", "codex", "server.py")
     assert again.exit_code == 0, again.output
 
 
-def test_fix_without_a_client_writes_none(tmp_path, monkeypatch):
+def test_fix_without_a_client_writes_none(tmp_path, monkeypatch, cli):
     path = write(tmp_path, "server.py", SERVER)
     monkeypatch.chdir(tmp_path)
-    CliRunner().invoke(main, ["fix", "--no-declare-dependency", "server.py"])
+    cli("fix", "--no-declare-dependency", "server.py")
     assert "client=" not in path.read_text() and "fit_response(" in path.read_text()
 
 
-def test_config_client_sets_the_budget_check_reports(tmp_path, monkeypatch):
+def test_config_client_sets_the_budget_check_reports(tmp_path, monkeypatch, cli):
     write(tmp_path, "server.py", SERVER)
     write(tmp_path, "pyproject.toml", '[tool.tokenlint]\nclient = "codex"\n')
     monkeypatch.chdir(tmp_path)
-    out = CliRunner().invoke(main, ["check", "server.py"])
+    out = cli("check", "server.py")
     assert out.exit_code == 1
     assert "max-response-tokens = 10,000; client codex: 10,000 bytes or 256 lines" in out.output
     # the flag overrides the file
-    out = CliRunner().invoke(main, ["check", "--client", "claude-code", "server.py"])
+    out = cli("check", "--client", "claude-code", "server.py")
     assert "client claude-code: 10,000 tokens or 50,000 chars" in out.output
 
 
@@ -71,11 +68,11 @@ def test_a_profile_with_tokens_bounds_max_response_tokens(tmp_path):
     assert load_settings(cfg, {"client": "claude-desktop"}).max_response_tokens == 30_000
 
 
-def test_an_unknown_client_is_a_usage_error(tmp_path, monkeypatch):
+def test_an_unknown_client_is_a_usage_error(tmp_path, monkeypatch, cli):
     write(tmp_path, "server.py", SERVER)
     write(tmp_path, "pyproject.toml", '[tool.tokenlint]\nclient = "netscape"\n')
     monkeypatch.chdir(tmp_path)
-    out = CliRunner().invoke(main, ["check", "server.py"])
+    out = cli("check", "server.py")
     assert out.exit_code == 2 and "client must be one of claude-code, codex" in out.output
-    out = CliRunner().invoke(main, ["fix", "--client", "netscape", "server.py"])
+    out = cli("fix", "--client", "netscape", "server.py")
     assert out.exit_code == 2

@@ -6,10 +6,8 @@ from __future__ import annotations
 import json
 
 import pytest
-from click.testing import CliRunner
 
 from expectations import match_tool, read_expectations
-from tokenlint.cli import main
 from tokenlint.config import Settings
 from helpers import check
 
@@ -69,8 +67,8 @@ def test_no_unexpected_tools(fixture_run):
 
 
 @pytest.mark.usefixtures("in_repo")
-def test_fixture_report_snapshot(snapshot):
-    result = CliRunner().invoke(main, ["check", "--format", "json", "fixtures/"])
+def test_fixture_report_snapshot(snapshot, cli):
+    result = cli("check", "--format", "json", "fixtures/")
     assert result.exit_code == 1
     report = json.loads(result.stdout)
     assert report == snapshot

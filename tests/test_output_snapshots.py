@@ -8,11 +8,9 @@ from __future__ import annotations
 import json
 
 import pytest
-from click.testing import CliRunner
 
 from report_project import make_project
 from tokenlint._version import __version__
-from tokenlint.cli import main
 from tokenlint.report import FORMATS
 
 CASES = [[f"--format={fmt}", "."] for fmt in FORMATS] + [
@@ -23,9 +21,9 @@ CASES = [[f"--format={fmt}", "."] for fmt in FORMATS] + [
 
 
 @pytest.mark.parametrize("args", CASES, ids=lambda a: "_".join(x.lstrip("-").replace("=", "-") for x in a[:-1]))
-def test_output_format(args, tmp_path, monkeypatch, snapshot):
+def test_output_format(args, tmp_path, monkeypatch, snapshot, cli):
     monkeypatch.chdir(make_project(tmp_path))
-    result = CliRunner().invoke(main, ["check", *args], catch_exceptions=False)
+    result = cli("check", *args)
 
     stdout = result.stdout
     if "--format=sarif" in args:

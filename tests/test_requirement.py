@@ -5,11 +5,9 @@ from __future__ import annotations
 import sys
 
 import pytest
-from click.testing import CliRunner
 
 from helpers import RISKY_SERVER
 from tokenlint._version import RUNTIME_DISTRIBUTION, RUNTIME_REQUIREMENT
-from tokenlint.cli import main
 from tokenlint.fix.requirement import declare_runtime, requirement_name
 
 if sys.version_info >= (3, 11):
@@ -109,35 +107,35 @@ def _risky_project(tmp_path):
                         "src/server.py": RISKY_SERVER})
 
 
-def test_fix_writes_the_declaration_once_and_diff_shows_it(tmp_path, monkeypatch):
+def test_fix_writes_the_declaration_once_and_diff_shows_it(tmp_path, monkeypatch, cli):
     _risky_project(tmp_path)
     monkeypatch.chdir(tmp_path)
-    diff = CliRunner().invoke(main, ["fix", "--diff", "src"])
+    diff = cli("fix", "--diff", "src")
     assert f'+dependencies = ["mcp", "{RUNTIME_REQUIREMENT}"]' in diff.stdout
     assert "--- a/pyproject.toml" in diff.stdout
     assert (tmp_path / "pyproject.toml").read_text() == '[project]\nname = "a"\ndependencies = ["mcp"]\n'
-    first = CliRunner().invoke(main, ["fix", "src"])
+    first = cli("fix", "src")
     assert first.exit_code == 0, first.stderr
     assert "pyproject.toml: declared the runtime requirement" in first.stderr
     written = (tmp_path / "pyproject.toml").read_text()
-    second = CliRunner().invoke(main, ["fix", "src"])
+    second = cli("fix", "src")
     assert second.exit_code == 0 and "declared" not in second.stderr
     assert (tmp_path / "pyproject.toml").read_text() == written
 
 
-def test_fix_without_declaration(tmp_path, monkeypatch):
+def test_fix_without_declaration(tmp_path, monkeypatch, cli):
     _risky_project(tmp_path)
     monkeypatch.chdir(tmp_path)
-    result = CliRunner().invoke(main, ["fix", "--no-declare-dependency", "src"])
+    result = cli("fix", "--no-declare-dependency", "src")
     assert result.exit_code == 0, result.stderr
     assert (tmp_path / "pyproject.toml").read_text() == '[project]\nname = "a"\ndependencies = ["mcp"]\n'
 
 
-def test_fix_without_a_manifest_says_what_to_add(tmp_path, monkeypatch):
+def test_fix_without_a_manifest_says_what_to_add(tmp_path, monkeypatch, cli):
     (tmp_path / ".git").mkdir()
     (tmp_path / "server.py").write_text(RISKY_SERVER)
     monkeypatch.chdir(tmp_path)
-    result = CliRunner().invoke(main, ["fix", "server.py"])
+    result = cli("fix", "server.py")
     assert result.exit_code == 0, result.stderr
     assert f"add `{RUNTIME_REQUIREMENT}` to the dependencies" in result.stderr
 

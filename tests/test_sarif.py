@@ -185,9 +185,9 @@ def test_regions_are_one_based_with_exclusive_end(tmp_path, monkeypatch):
     )
 
 
-def test_output_is_stable(tmp_path, monkeypatch):
+def test_output_is_stable(tmp_path, monkeypatch, cli):
     monkeypatch.chdir(make_project(tmp_path))
-    first = CliRunner().invoke(main, ["check", "-f", "sarif", "."]).stdout
-    second = CliRunner().invoke(main, ["check", "-f", "sarif", "."]).stdout
+    first = cli("check", "-f", "sarif", ".").stdout
+    second = cli("check", "-f", "sarif", ".").stdout
     assert first == second
     assert str(tmp_path) not in first

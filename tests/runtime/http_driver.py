@@ -1,6 +1,7 @@
 """Several real ``mcp`` clients over streamable HTTP against one fixture server; JSON observations.
 
-Run with an SDK venv's python (``PYTHONPATH=<repo>``): ``python http_driver.py SERVER.py OUT.json``.
+Run with an SDK venv's python (``PYTHONPATH=<repo>``):
+``python http_driver.py SERVER.py OUT.json [SERVER_ARGUMENT ...]`` (the arguments go to the server).
 The server listens on 127.0.0.1 only (a free port), each client gets its own ``mcp-session-id``.
 Bounded in count and time: ``CLIENTS`` clients, ``CALLS`` load calls each, 240 s in all.
 
@@ -80,13 +81,13 @@ def stats_of(result: Any) -> dict[str, int]:
     return value.get("result", value) if isinstance(value, dict) else value
 
 
-async def main(server: str, out_path: str) -> None:
+async def main(server: str, out_path: str, *server_arguments: str) -> None:
     port = free_port()
     env = dict(os.environ, TL_HTTP_PORT=str(port), FASTMCP_CHECK_FOR_UPDATES="off",
                FASTMCP_LOG_LEVEL="WARNING")
     log = open(out_path + ".server.log", "w")
-    proc = subprocess.Popen([sys.executable, server], cwd=os.path.dirname(server), env=env,
-                            stdout=log, stderr=subprocess.STDOUT)
+    proc = subprocess.Popen([sys.executable, server, *server_arguments], cwd=os.path.dirname(server),
+                            env=env, stdout=log, stderr=subprocess.STDOUT)
     obs: dict[str, Any] = {"clients": CLIENTS, "calls": CALLS}
     try:
         with anyio.fail_after(240):
@@ -194,4 +195,4 @@ async def drive(url: str, obs: dict[str, Any]) -> None:
 
 
 if __name__ == "__main__":
-    anyio.run(main, os.path.abspath(sys.argv[1]), sys.argv[2])
+    anyio.run(main, os.path.abspath(sys.argv[1]), *sys.argv[2:])

@@ -43,14 +43,15 @@ REQUIREMENTS: dict[str, list[str]] = {
 }
 
 
-#: (id, venv, server script) of every end-to-end fixture server (tests/runtime/servers/).
-SERVERS = [
-    ("fastmcp-sdk1", "mcp1", "fastmcp_sdk1.py"),
-    ("standalone-fastmcp3", "mcp1", "standalone_fastmcp.py"),
-    ("lowlevel-sdk1", "mcp1", "lowlevel_sdk1.py"),
-    ("mcpserver-sdk2", "mcp2", "mcpserver_sdk2.py"),
-    ("standalone-fastmcp4", "mcp2", "standalone_fastmcp.py"),
-    ("lowlevel-sdk2", "mcp2", "lowlevel_sdk2.py"),
+#: (id, venv, server script, its arguments) of every end-to-end fixture server
+#: (tests/runtime/servers/): ``sdk_server.py`` serves the same tools on each high-level SDK.
+SERVERS: list[tuple[str, str, str, tuple[str, ...]]] = [
+    ("fastmcp-sdk1", "mcp1", "sdk_server.py", ("mcp-fastmcp",)),
+    ("standalone-fastmcp3", "mcp1", "sdk_server.py", ("fastmcp",)),
+    ("lowlevel-sdk1", "mcp1", "lowlevel_sdk1.py", ()),
+    ("mcpserver-sdk2", "mcp2", "sdk_server.py", ("mcpserver",)),
+    ("standalone-fastmcp4", "mcp2", "sdk_server.py", ("fastmcp",)),
+    ("lowlevel-sdk2", "mcp2", "lowlevel_sdk2.py", ()),
 ]
 
 

@@ -10,7 +10,13 @@ import textwrap
 import pytest
 
 import runtime_corpus as corpus
-from tokenlint.runtime import TokenEstimator, estimate_text_tokens, render_json, token_bounds
+from tokenlint.runtime import (
+    TokenEstimator,
+    estimate_text_tokens,
+    render_json,
+    text_tokens_upper_bound,
+    token_bounds,
+)
 from tokenlint.runtime.estimator import ExactTokenizerUnavailable
 
 KINDS = ["json_indent2", "json_compact", "python_code", "english_prose", "cjk", "emoji",
@@ -33,7 +39,7 @@ def test_bounds_hold_and_stay_useful_per_kind(samples, cl100k, kind):
         assert lower <= exact <= upper, (kind, lower, exact, upper)
         assert upper <= exact * MAX_UPPER_RATIO, (kind, upper, exact)
         assert lower * 20 >= exact, (kind, lower, exact)
-        assert estimate_text_tokens(text) == upper
+        assert text_tokens_upper_bound(text) == upper
         assert token_bounds(text.encode("utf-8")) == (lower, upper)
 
 
@@ -57,9 +63,21 @@ def test_runs_of_spaces_and_digits_are_discounted_only_as_far_as_proven(cl100k):
 
 def test_empty_and_tiny_strings():
     assert token_bounds("") == (0, 0)
-    assert estimate_text_tokens("") == 0
-    assert estimate_text_tokens("a") == 1
-    assert estimate_text_tokens(" ") == 1
+    assert text_tokens_upper_bound("") == 0
+    assert text_tokens_upper_bound("a") == 1
+    assert text_tokens_upper_bound(" ") == 1
+
+
+def test_the_former_names_keep_working():
+    """``estimate_text_tokens`` is the former name of ``text_tokens_upper_bound`` (exported, and
+    importable from ``estimator`` as before the split); ``fast_limit`` is deprecated."""
+    from tokenlint.runtime import estimator
+
+    assert estimate_text_tokens is text_tokens_upper_bound
+    assert estimator.estimate_text_tokens is text_tokens_upper_bound
+    assert estimator.token_bounds is token_bounds and estimator.render_json is render_json
+    with pytest.warns(DeprecationWarning, match="fast_limit is deprecated"):
+        assert TokenEstimator.fast_limit(1234) == 1234
 
 
 def test_records_as_the_sdk_renders_them(cl100k):
@@ -90,7 +108,7 @@ def test_exact_mode_never_downloads():
 def test_fast_mode_never_loads_tiktoken():
     est = TokenEstimator("fast")
     assert not est.exact_available
-    assert est.count_text_tokens("hello world") == estimate_text_tokens("hello world")
+    assert est.count_text_tokens("hello world") == text_tokens_upper_bound("hello world")
 
 
 def test_fits_is_exact_at_the_budget_and_safe_without_tiktoken(cl100k, samples):

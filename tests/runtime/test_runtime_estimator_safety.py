@@ -26,6 +26,7 @@ from hypothesis import strategies as st
 
 from runtime_follow import follow_pages
 from tokenlint.runtime import ResultStore, TokenEstimator, fit_response, token_bounds
+from tokenlint.runtime import bounds as B
 from tokenlint.runtime import estimator as E
 
 EXAMPLES = int(os.environ.get("TOKENLINT_RUNTIME_EXAMPLES", "25"))
@@ -56,13 +57,13 @@ def test_vocabulary_facts(enc):
     def most(pred):
         return max(sum(1 for b in t if pred(b)) for t in tokens)
 
-    assert max(len(t) for t in tokens) == E.MAX_TOKEN_BYTES
-    assert most(lambda b: b in letters) == E.MAX_LETTERS_PER_TOKEN
-    assert most(lambda b: b >= 128) == E.MAX_NON_ASCII_BYTES_PER_TOKEN
-    assert most(lambda b: b == ord('"')) == E.MAX_QUOTES_PER_TOKEN
-    assert most(lambda b: b == ord("\n")) == E.MAX_NEWLINES_PER_TOKEN
+    assert max(len(t) for t in tokens) == B.MAX_TOKEN_BYTES
+    assert most(lambda b: b in letters) == B.MAX_LETTERS_PER_TOKEN
+    assert most(lambda b: b >= 128) == B.MAX_NON_ASCII_BYTES_PER_TOKEN
+    assert most(lambda b: b == ord('"')) == B.MAX_QUOTES_PER_TOKEN
+    assert most(lambda b: b == ord("\n")) == B.MAX_NEWLINES_PER_TOKEN
     vocab = set(tokens)
-    assert all(b" " * k in vocab for k in range(1, E.MAX_SPACE_RUN_TOKEN + 1))
+    assert all(b" " * k in vocab for k in range(1, B.MAX_SPACE_RUN_TOKEN + 1))
     assert all(str(i).zfill(w).encode() in vocab for w in (1, 2, 3) for i in range(10 ** w))
 
 
@@ -144,12 +145,12 @@ def test_chunks_cut_where_a_piece_starts_add_up(enc, text):
         return len(enc.encode(s, disallowed_special=()))
 
     whole = count(text)
-    upper = E._upper_of_bytes(text.encode("utf-8", "surrogatepass"))
+    upper = B.utf8_upper_bound(text.encode("utf-8", "surrogatepass"))
     for m in E._PIECE_START_RE.finditer(text):
         cut = m.end() if m.group() == "\n" else m.start()
         head, rest = text[:cut], text[cut:]
         assert count(head) + count(rest) == whole, cut
-        assert upper - E._upper_of_bytes(head.encode("utf-8", "surrogatepass")) >= count(rest)
+        assert upper - B.utf8_upper_bound(head.encode("utf-8", "surrogatepass")) >= count(rest)
 
 
 @PROFILE

@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import json
 import subprocess
+from pathlib import Path
 
 import pytest
 
 import runtime_fixture_data as data
 import runtime_sdk_envs as sdk_envs
-from conftest import HERE
 from tokenlint.runtime import (
     PROFILES,
     ClientProfile,
@@ -35,6 +35,8 @@ DOCUMENTED = {
     "claude-desktop": {"bytes": 1_000_000},                # "Maximum size is 1MB"
     "generic": {"tokens": 10_000},
 }
+
+HERE = Path(__file__).resolve().parent
 
 
 def _measures(text: str, cl100k) -> dict[str, int]:

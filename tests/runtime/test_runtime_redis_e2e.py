@@ -10,15 +10,17 @@ from __future__ import annotations
 
 import json
 import subprocess
+from pathlib import Path
 
 import pytest
 
 import runtime_fixture_data as data
 import runtime_sdk_envs as sdk_envs
-from conftest import HERE
 from tokenlint.runtime import join_text_pages, parse_text_page
 
 VENVS = {"mcp1": 1, "mcp2": 2}  # venv -> Redis database, so the runs cannot meet
+
+HERE = Path(__file__).resolve().parent
 
 
 @pytest.fixture(params=sorted(VENVS))

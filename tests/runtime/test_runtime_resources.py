@@ -207,12 +207,10 @@ def test_a_result_wrapped_in_something_else_keeps_no_recipe(monkeypatch):
 
 
 def test_current_session_id_reads_the_session_the_v2_hook_publishes():
-    from tokenlint.runtime.resources import _SESSION, current_session_id
+    from tokenlint.runtime.resources import current_session_id, session_of_call
 
-    token = _SESSION.set("s-9")
-    try:
+    with session_of_call("s-9"):
         assert current_session_id() == "s-9"
-    finally:
-        _SESSION.reset(token)
+    assert current_session_id() is None
     ctx = types.SimpleNamespace(request=types.SimpleNamespace(headers={"mcp-session-id": "s-3"}))
     assert session_id_from_context(ctx) == "s-3"  # mcp 2.x low-level ServerRequestContext

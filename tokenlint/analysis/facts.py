@@ -39,7 +39,7 @@ HUGE_ITEMS = 1_000
 #: A token budget above the 25,000-token refusal limit of Claude Code bounds nothing useful.
 HUGE_TOKENS = 25_000
 
-_TEXT_CODES = ("TL102", "TL104", "TL105")
+_TEXT_SOURCE_CODES = ("TL102", "TL104", "TL105")  # files, command output, HTTP bodies
 
 
 class FlowKind(enum.Enum):
@@ -182,7 +182,7 @@ def _classify(src: Src, checked: dict, ret_site: Site) -> DataFlow:
         value = b.value
         # a cap above 5,000 is read as chars, unless a parameter named for items sets it
         # (``limit: int = Field(le=10_000)`` log events is an item count far above any budget)
-        as_chars = src.code in _TEXT_CODES or ((value or 0) > 5_000 and not _counts_items(b.param))
+        as_chars = src.code in _TEXT_SOURCE_CODES or ((value or 0) > 5_000 and not _counts_items(b.param))
         limit = HUGE_CHARS if as_chars else HUGE_ITEMS
         kind = FlowKind.HUGE if value is not None and value > limit else FlowKind.CAPPED
         return DataFlow(src, kind, b.site, b.param, b.param_site, ret_site)

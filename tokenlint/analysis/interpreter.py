@@ -215,10 +215,6 @@ class Analyzer:
         return summary
 
 
-class _Return(Exception):
-    pass
-
-
 #: Comparison operators that order sizes (a size check compares with one of these).
 _ORDERINGS = (cst.GreaterThan, cst.GreaterThanEqual, cst.LessThan, cst.LessThanEqual)
 

@@ -26,13 +26,8 @@ __version__ = "0.1.0"
 
 from .collector import collect_pages, merge_pages, parse_tool_result
 from .cursors import CursorError, fingerprint_arguments
-from .estimator import (
-    ExactTokenizerUnavailable,
-    TokenEstimator,
-    estimate_text_tokens,
-    render_json,
-    token_bounds,
-)
+from .bounds import estimate_text_tokens, text_tokens_upper_bound, token_bounds
+from .estimator import ExactTokenizerUnavailable, TokenEstimator
 from .limits import (
     CLIENT_ENV,
     PROFILES,
@@ -59,6 +54,7 @@ from .resources import (
 )
 from .response import MIN_MAX_TOKENS, fit_response, next_action
 from .redis_store import STORE_URL_ENV, RedisResultStore
+from .rendering import render_json
 from .store import ResultStore, StoredResult, default_store, set_default_store
 from .structured import CURSOR_DESCRIPTION, Cursor, PageEnvelope, Paged
 from .summary import summarize_omitted
@@ -94,7 +90,7 @@ __all__ = [
     "current_session_id",
     "default_store",
     "set_default_store",
-    "estimate_text_tokens",
+    "estimate_text_tokens",  # the former name of text_tokens_upper_bound, kept for old code
     "fingerprint_arguments",
     "fit_json_text",
     "fit_response",
@@ -113,6 +109,7 @@ __all__ = [
     "session_id_from_context",
     "split_text",
     "summarize_omitted",
+    "text_tokens_upper_bound",
     "token_bounds",
     "with_cursor_parameter",
     "declare_cursor",

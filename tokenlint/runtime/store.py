@@ -18,6 +18,7 @@ environment variable ``TOKENLINT_STORE_URL=redis://host:6379/0``. Other shared s
 
 from __future__ import annotations
 
+import enum
 import secrets
 import threading
 import time
@@ -27,23 +28,39 @@ from typing import Any
 
 from .limits import DEFAULT_CURSOR_TTL_SECONDS
 
-__all__ = ["ResultStore", "StoredResult", "default_store", "set_default_store"]
+__all__ = ["ResultKind", "ResultStore", "StoredResult", "default_store", "set_default_store"]
+
+
+class ResultKind(str, enum.Enum):
+    """What a stored result holds, and so how it is paged (``response``). A str, equal to its
+    value (``ResultKind.TEXT == "text"``), which is what a shared store writes."""
+
+    #: a list of records (``items``), maybe held in a dict (``container`` under ``list_key``):
+    #: pages of whole records, a record too large for a page in ``item_json`` pieces
+    RECORDS = "records"
+    #: a str (``text``): text pages with a footer (``text_pages``)
+    TEXT = "text"
+    #: any other value, as its compact JSON (``text``): ``value_json`` pieces
+    VALUE = "value"
 
 
 @dataclass
 class StoredResult:
     """One full result kept for paging.
 
-    ``kind`` is ``"records"`` (``items`` holds the list; ``container`` the dict around it, if any,
-    and ``list_key`` its key) or ``"text"`` (``text`` holds the str and ``pages`` its precomputed
-    text pages). ``size_bytes`` is the UTF-8 size of the rendered result. ``tool``, ``fingerprint``
-    and ``session_id`` bind the entry to the call that made it. ``replay`` (set inside a
-    ``computed_once`` tool) says how to serve its later pages without running the tool.
-    ``full_bytes``/``full_tokens`` size the whole result for its resource link (``links``).
+    ``kind`` (a ``ResultKind``; its str value is accepted and converted) is ``RECORDS``
+    (``items`` holds the list; ``container`` the dict around it, if any, and ``list_key`` its
+    key), ``TEXT`` (``text`` holds the str and ``pages`` its precomputed text pages) or ``VALUE``
+    (``text`` holds the value's compact JSON; its pieces are cached in ``cache``). ``size_bytes``
+    is the UTF-8 size of the rendered result, in bytes. ``tool``, ``fingerprint`` and
+    ``session_id`` bind the entry to the call that made it. ``expires_at`` is Unix time, in
+    seconds. ``replay`` (set inside a ``computed_once`` tool) says how to serve its later pages
+    without running the tool. ``full_bytes``/``full_tokens`` size the whole result for its
+    resource link (``links``). Raises ``ValueError`` for an unknown ``kind``.
     """
 
     entry_id: str
-    kind: str
+    kind: ResultKind
     tool: str
     fingerprint: str
     session_id: str | None
@@ -64,9 +81,27 @@ class StoredResult:
     full_tokens: int = 0
     full_tokens_exact: bool = False
 
+    def __post_init__(self) -> None:
+        self.kind = ResultKind(self.kind)
+
+    def records_in_container(self, items: list[Any] | None) -> dict[str, Any]:
+        """A copy of ``container`` (the dict that held the records) with ``items`` in place of
+        the records. Raises ``ValueError`` for an entry whose records were not in a dict."""
+        if self.container is None or self.list_key is None:
+            raise ValueError(f"stored result {self.entry_id} holds no dict around its records")
+        out = dict(self.container)
+        out[self.list_key] = items
+        return out
+
 
 class ResultStore:
-    """In-memory LRU + TTL store of full results, bounded in entries and in bytes."""
+    """In-memory LRU + TTL store of full results, bounded in entries and in bytes.
+
+    ``max_entries`` results, ``max_bytes`` bytes of their UTF-8 rendered size, each kept
+    ``ttl_seconds`` seconds after its last page; ``secret`` (32 random bytes by default) signs
+    cursors; ``clock`` returns Unix time in seconds. Raises ``ValueError`` when a bound is not
+    positive.
+    """
 
     def __init__(
         self,

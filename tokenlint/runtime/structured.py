@@ -26,19 +26,22 @@ Without a return annotation (or with ``structured_output=False``) nothing needs 
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, Optional, Union
+from typing import TYPE_CHECKING, Any, Dict, List, Optional, Union
 
 try:
     from typing import Annotated
 except ImportError:  # pragma: no cover - Python < 3.9
     from typing_extensions import Annotated
 
-try:
-    # pydantic (which every MCP SDK uses) requires typing_extensions.TypedDict before Python 3.12,
-    # and installs typing_extensions; without it (no SDK around) the stdlib one does.
+if TYPE_CHECKING:  # the checker's view: typing_extensions (typeshed has it on every version)
     from typing_extensions import NotRequired, Required, TypedDict
-except ImportError:  # pragma: no cover - stdlib-only environments
-    from typing import NotRequired, Required, TypedDict  # type: ignore[assignment]
+else:
+    try:
+        # pydantic (which every MCP SDK uses) requires typing_extensions.TypedDict before Python
+        # 3.12, and installs typing_extensions; without it (no SDK around) the stdlib one does.
+        from typing_extensions import NotRequired, Required, TypedDict
+    except ImportError:  # pragma: no cover - stdlib-only environments
+        from typing import NotRequired, Required, TypedDict
 
 __all__ = ["PageEnvelope", "NextActionDict", "Paged", "Cursor", "CURSOR_DESCRIPTION"]
 

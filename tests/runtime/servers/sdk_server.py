@@ -1,12 +1,18 @@
-"""Fixture server: mcp 1.x ``mcp.server.fastmcp.FastMCP`` using tokenlint.runtime by hand."""
+"""Fixture server of every high-level SDK, using tokenlint.runtime by hand: ``python sdk_server.py SDK``.
+
+``SDK`` is ``mcp-fastmcp`` (mcp 1.x ``mcp.server.fastmcp.FastMCP``), ``mcpserver`` (mcp 2.x
+``mcp.server.mcpserver.MCPServer``) or ``fastmcp`` (standalone ``fastmcp.FastMCP``: 3.x on mcp 1.x,
+4.x on mcp 2.x). Every SDK serves the same tools; only the server class, its name and how a tool
+turns structured output off differ. The low-level servers are ``lowlevel_sdk1.py`` and
+``lowlevel_sdk2.py``.
+"""
 
 from __future__ import annotations
 
-from typing import Optional
+import sys
+from typing import Any, Optional
 
 from typing_extensions import TypedDict
-
-from mcp.server.fastmcp import Context, FastMCP
 
 import runtime_fixture_data as common
 from tokenlint.runtime import (
@@ -16,7 +22,28 @@ from tokenlint.runtime import (
     session_id_from_context,
 )
 
-mcp = FastMCP("tokenlint-fixture-fastmcp-sdk1", log_level="WARNING")
+SDK = sys.argv[1] if len(sys.argv) > 1 else ""
+if SDK == "mcp-fastmcp":
+    from mcp.server.fastmcp import Context, FastMCP
+
+    mcp: Any = FastMCP("tokenlint-fixture-fastmcp-sdk1", log_level="WARNING")
+    FLAVOUR = "sdk1"
+    UNSTRUCTURED: dict[str, Any] = {"structured_output": False}
+elif SDK == "mcpserver":
+    from mcp.server.mcpserver import Context, MCPServer
+
+    mcp = MCPServer("tokenlint-fixture-mcpserver-sdk2", log_level="WARNING")
+    FLAVOUR = "sdk2"
+    UNSTRUCTURED = {"structured_output": False}
+elif SDK == "fastmcp":
+    from fastmcp import Context, FastMCP
+
+    mcp = FastMCP("tokenlint-fixture-standalone-fastmcp")
+    FLAVOUR = "fastmcp"
+    UNSTRUCTURED = {"output_schema": None}
+else:
+    sys.exit(f"usage: {sys.argv[0]} mcp-fastmcp|mcpserver|fastmcp")
+
 register_result_resource(mcp, store=common.STORE)
 
 
@@ -46,18 +73,18 @@ def list_users_raw(n: int = 300, role: Optional[str] = None) -> Paged[list]:
     return common.users(n, role)
 
 
-@mcp.tool(structured_output=False)
+@mcp.tool(**UNSTRUCTURED)
 def list_users_plain(ctx: Context, n: int = 300, cursor: Optional[str] = None):
     return common.page_list_users(n, None, cursor, session_id_from_context(ctx),
                                   tool="list_users_plain")
 
 
-@mcp.tool(structured_output=False)
+@mcp.tool(**UNSTRUCTURED)
 def list_users_plain_raw(n: int = 300):
     return common.users(n)
 
 
-@mcp.tool(structured_output=False)
+@mcp.tool(**UNSTRUCTURED)
 def list_users_linked(ctx: Context, n: int = 300, cursor: Optional[str] = None):
     page = common.page_list_users(n, None, cursor, session_id_from_context(ctx),
                                   tool="list_users_linked")
@@ -101,4 +128,4 @@ def store_stats() -> dict:
 
 
 if __name__ == "__main__":
-    common.serve(mcp, "sdk1")
+    common.serve(mcp, FLAVOUR)
