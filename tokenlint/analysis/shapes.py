@@ -91,10 +91,11 @@ WRITE_VERBS = frozenset({
     "produce", "enqueue",
 })
 
-#: Verbs whose noun says what comes back: ``fetch_ticker`` / ``lookup_user`` / ``load_config``
-#: one record, ``fetch_tickers`` / ``load_workbook`` a collection or a text (``TEXT_NOUNS``);
-#: alone (``fetch()``) a collection, ``get(key)`` a value of any size.
-NOUN_DECIDES = frozenset({"get", "fetch", "retrieve", "lookup", "load"})
+#: Verbs whose noun says what comes back: ``fetch_ticker`` / ``lookup_user`` / ``load_config`` /
+#: ``extract_info`` one record, ``fetch_tickers`` / ``load_workbook`` / ``extract_text`` a
+#: collection or a text (``TEXT_NOUNS``); alone (``fetch()``) a collection, ``get(key)`` a value
+#: of any size.
+NOUN_DECIDES = frozenset({"get", "fetch", "retrieve", "lookup", "load", "extract"})
 
 #: Words meaning a number or a flag.
 SCALAR_WORDS = frozenset({
