@@ -4,8 +4,9 @@
 cookie, BOM/CRLF/Latin-1 files that Python accepts, a 5 MB file and nesting too deep to parse;
 `tests/test_fix.py` covers encodings kept by `fix` and a read-only file on its own. This module
 adds the file-system cases (symlink loops, dangling links, FIFOs, unreadable and vanishing files),
-wide encodings, 20 MB files, nesting too deep to analyse, mixed line endings under `fix`, and the
-other files of a `fix` run being written when one file cannot be.
+wide encodings, lone surrogates (`"\\ud800"`) in a tool's description, 20 MB files, nesting too
+deep to analyse, mixed line endings under `fix`, and the other files of a `fix` run being written
+when one file cannot be.
 """
 
 from __future__ import annotations
@@ -128,6 +129,35 @@ def test_nesting_too_deep_to_analyse_is_tl001_not_a_crash(tmp_path, cli):
     result = cli("fix", tmp_path)
     assert (tmp_path / "deep.py").read_text() == deep
     assert "fit_response" in (tmp_path / "zz_server.py").read_text()
+
+
+# -- lone surrogates -------------------------------------------------------------------------
+
+def _surrogate_server(escape: str) -> str:
+    """A FastMCP server whose docstring and ``description=`` (600 words: over TL401's budget)
+    hold ``escape`` as a Python escape sequence (the file itself is ASCII)."""
+    return (MCP_HEADER + "\n"
+            "@mcp.tool()\n"
+            "def list_things() -> str:\n"
+            f'    """List every thing {escape} in the store."""\n'
+            "    return 'ok'\n\n"
+            f"@mcp.tool(description='Other {escape} tool {'word ' * 600}')\n"
+            "def other(x: int) -> str:\n"
+            "    return 'ok'\n")
+
+
+def test_lone_surrogate_in_a_description_is_counted_not_a_crash(tmp_path, cli):
+    """`"\\ud800"` in a docstring or description= is counted as U+FFFD (what tiktoken does
+    itself): the same verdicts and TL401 cost as the server written with `"\\ufffd"`, no internal
+    error."""
+    write(tmp_path / "lone", "server.py", _surrogate_server("\\ud800"))
+    write(tmp_path / "fffd", "server.py", _surrogate_server("\\ufffd"))
+    lone = cli("check", "--no-cache", tmp_path / "lone")
+    fffd = cli("check", "--no-cache", tmp_path / "fffd")
+    assert "internal error" not in lone.stderr, lone.stderr
+    assert lone.exit_code == fffd.exit_code == 1
+    assert "TL401" in lone.stdout and "list_things" in lone.stdout
+    assert lone.stdout.replace("/lone/", "/fffd/") == fffd.stdout
 
 
 # -- the file system -------------------------------------------------------------------------
