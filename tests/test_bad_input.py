@@ -4,9 +4,9 @@
 cookie, BOM/CRLF/Latin-1 files that Python accepts, a 5 MB file and nesting too deep to parse;
 `tests/test_fix.py` covers encodings kept by `fix` and a read-only file on its own. This module
 adds the file-system cases (symlink loops, dangling links, FIFOs, unreadable and vanishing files),
-wide encodings, lone surrogates (`"\\ud800"`) in a tool's description, 20 MB files, nesting too
-deep to analyse, mixed line endings under `fix`, and the other files of a `fix` run being written
-when one file cannot be.
+wide encodings, lone surrogates (`"\\ud800"`) in a tool's description or name (every report
+format), 20 MB files, nesting too deep to analyse, mixed line endings under `fix`, and the other
+files of a `fix` run being written when one file cannot be.
 """
 
 from __future__ import annotations
@@ -158,6 +158,26 @@ def test_lone_surrogate_in_a_description_is_counted_not_a_crash(tmp_path, cli):
     assert lone.exit_code == fffd.exit_code == 1
     assert "TL401" in lone.stdout and "list_things" in lone.stdout
     assert lone.stdout.replace("/lone/", "/fffd/") == fffd.stdout
+
+
+@pytest.mark.parametrize("fmt", ["text", "json", "sarif", "github"])
+@pytest.mark.parametrize("to_file", [False, True], ids=["stdout", "output-file"])
+def test_lone_surrogate_in_a_tool_name_is_reported_in_every_format(tmp_path, cli, fmt, to_file):
+    """A tool named `"odd\\udfffname"` is written as the escape `odd\\udfffname` (no UTF-8 form):
+    the report is not lost, and JSON and SARIF stay valid and load back to the same name."""
+    server = _surrogate_server("\\ud800").replace("@mcp.tool(description=",
+                                                   "@mcp.tool(name='odd\\udfffname', description=")
+    path = write(tmp_path, "server.py", server)
+    out = tmp_path / "report" / f"report.{fmt}"
+    result = cli("check", "--no-cache", "-f", fmt, *(["-o", out] if to_file else []), path)
+    assert result.exit_code == 1, result.stderr
+    report = out.read_text(encoding="utf-8") if to_file else result.stdout
+    assert "odd\\udfffname" in report
+    if fmt == "json":
+        assert "odd\udfffname" in {tool["name"] for tool in json.loads(report)["tools"]}
+    if fmt == "sarif":
+        assert "odd\udfffname" in {r["properties"]["tool"] for run in json.loads(report)["runs"]
+                                    for r in run["results"]}
 
 
 # -- the file system -------------------------------------------------------------------------
