@@ -5,8 +5,8 @@ cookie, BOM/CRLF/Latin-1 files that Python accepts, a 5 MB file and nesting too 
 `tests/test_fix.py` covers encodings kept by `fix` and a read-only file on its own. This module
 adds the file-system cases (symlink loops, dangling links, FIFOs, unreadable and vanishing files),
 wide encodings, lone surrogates (`"\\ud800"`) in a tool's description or name (every report
-format), 20 MB files, nesting too deep to analyse, mixed line endings under `fix`, and the other
-files of a `fix` run being written when one file cannot be.
+format, `fix`), 20 MB files, nesting too deep to analyse, mixed line endings under `fix`, and the
+other files of a `fix` run being written when one file cannot be.
 """
 
 from __future__ import annotations
@@ -178,6 +178,21 @@ def test_lone_surrogate_in_a_tool_name_is_reported_in_every_format(tmp_path, cli
     if fmt == "sarif":
         assert "odd\udfffname" in {r["properties"]["tool"] for run in json.loads(report)["runs"]
                                     for r in run["results"]}
+
+
+
+def test_fix_rewrites_a_tool_named_with_a_lone_surrogate(tmp_path, cli):
+    """`fix` writes the name into `tool=` as the escape `\\udfff` (the file stays UTF-8) instead
+    of failing the rewrite: the rewritten file compiles and its `tool=` is the client-visible name."""
+    server = RISKY_SERVER.replace("@mcp.tool()", "@mcp.tool(name='odd\\udfffname')", 1)
+    assert server != RISKY_SERVER
+    path = write(tmp_path, "server.py", server)
+    result = cli("fix", path)
+    assert result.exit_code == 0, result.stderr
+    new = path.read_text(encoding="utf-8")
+    compile(new, str(path), "exec")
+    assert 'tool="odd\\udfffname"' in new
+    assert cli("check", "--no-cache", path).exit_code == 0
 
 
 # -- the file system -------------------------------------------------------------------------
