@@ -4,7 +4,8 @@
 cookie, BOM/CRLF/Latin-1 files that Python accepts, a 5 MB file and nesting too deep to parse;
 `tests/test_fix.py` covers encodings kept by `fix` and a read-only file on its own. This module
 adds the file-system cases (symlink loops, dangling links, FIFOs, unreadable and vanishing files),
-wide encodings, 20 MB files, nesting too deep to analyse, mixed line endings under `fix`, and the
+wide encodings, lone surrogates (`"\\ud800"`) in a tool's description or name (every report
+format, `fix`), 20 MB files, nesting too deep to analyse, mixed line endings under `fix`, and the
 other files of a `fix` run being written when one file cannot be.
 """
 
@@ -128,6 +129,70 @@ def test_nesting_too_deep_to_analyse_is_tl001_not_a_crash(tmp_path, cli):
     result = cli("fix", tmp_path)
     assert (tmp_path / "deep.py").read_text() == deep
     assert "fit_response" in (tmp_path / "zz_server.py").read_text()
+
+
+# -- lone surrogates -------------------------------------------------------------------------
+
+def _surrogate_server(escape: str) -> str:
+    """A FastMCP server whose docstring and ``description=`` (600 words: over TL401's budget)
+    hold ``escape`` as a Python escape sequence (the file itself is ASCII)."""
+    return (MCP_HEADER + "\n"
+            "@mcp.tool()\n"
+            "def list_things() -> str:\n"
+            f'    """List every thing {escape} in the store."""\n'
+            "    return 'ok'\n\n"
+            f"@mcp.tool(description='Other {escape} tool {'word ' * 600}')\n"
+            "def other(x: int) -> str:\n"
+            "    return 'ok'\n")
+
+
+def test_lone_surrogate_in_a_description_is_counted_not_a_crash(tmp_path, cli):
+    """`"\\ud800"` in a docstring or description= is counted as U+FFFD (what tiktoken does
+    itself): the same verdicts and TL401 cost as the server written with `"\\ufffd"`, no internal
+    error."""
+    write(tmp_path / "lone", "server.py", _surrogate_server("\\ud800"))
+    write(tmp_path / "fffd", "server.py", _surrogate_server("\\ufffd"))
+    lone = cli("check", "--no-cache", tmp_path / "lone")
+    fffd = cli("check", "--no-cache", tmp_path / "fffd")
+    assert "internal error" not in lone.stderr, lone.stderr
+    assert lone.exit_code == fffd.exit_code == 1
+    assert "TL401" in lone.stdout and "list_things" in lone.stdout
+    assert lone.stdout.replace("/lone/", "/fffd/") == fffd.stdout
+
+
+@pytest.mark.parametrize("fmt", ["text", "json", "sarif", "github"])
+@pytest.mark.parametrize("to_file", [False, True], ids=["stdout", "output-file"])
+def test_lone_surrogate_in_a_tool_name_is_reported_in_every_format(tmp_path, cli, fmt, to_file):
+    """A tool named `"odd\\udfffname"` is written as the escape `odd\\udfffname` (no UTF-8 form):
+    the report is not lost, and JSON and SARIF stay valid and load back to the same name."""
+    server = _surrogate_server("\\ud800").replace("@mcp.tool(description=",
+                                                   "@mcp.tool(name='odd\\udfffname', description=")
+    path = write(tmp_path, "server.py", server)
+    out = tmp_path / "report" / f"report.{fmt}"
+    result = cli("check", "--no-cache", "-f", fmt, *(["-o", out] if to_file else []), path)
+    assert result.exit_code == 1, result.stderr
+    report = out.read_text(encoding="utf-8") if to_file else result.stdout
+    assert "odd\\udfffname" in report
+    if fmt == "json":
+        assert "odd\udfffname" in {tool["name"] for tool in json.loads(report)["tools"]}
+    if fmt == "sarif":
+        assert "odd\udfffname" in {r["properties"]["tool"] for run in json.loads(report)["runs"]
+                                    for r in run["results"]}
+
+
+
+def test_fix_rewrites_a_tool_named_with_a_lone_surrogate(tmp_path, cli):
+    """`fix` writes the name into `tool=` as the escape `\\udfff` (the file stays UTF-8) instead
+    of failing the rewrite: the rewritten file compiles and its `tool=` is the client-visible name."""
+    server = RISKY_SERVER.replace("@mcp.tool()", "@mcp.tool(name='odd\\udfffname')", 1)
+    assert server != RISKY_SERVER
+    path = write(tmp_path, "server.py", server)
+    result = cli("fix", path)
+    assert result.exit_code == 0, result.stderr
+    new = path.read_text(encoding="utf-8")
+    compile(new, str(path), "exec")
+    assert 'tool="odd\\udfffname"' in new
+    assert cli("check", "--no-cache", path).exit_code == 0
 
 
 # -- the file system -------------------------------------------------------------------------

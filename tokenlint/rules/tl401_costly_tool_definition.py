@@ -7,7 +7,7 @@ from typing import Iterable
 from tokenlint.analysis.facts import ToolFacts
 from tokenlint.model import Finding, Invalid, Risk, Valid
 from tokenlint.rules.base import Rule, RuleContext
-from tokenlint.tokens import count_tokens
+from tokenlint.tokens import count_tokens, utf8_length
 
 
 class CostlyToolDefinition(Rule):
@@ -57,7 +57,7 @@ class CostlyToolDefinition(Rule):
 
     def check(self, facts: ToolFacts, ctx: RuleContext) -> Iterable[Finding]:
         budget = ctx.settings.max_definition_tokens
-        if len(facts.definition_text.encode("utf-8")) <= budget:
+        if utf8_length(facts.definition_text) <= budget:
             return  # a token spans at least one byte: no need to load the tokenizer (~0.1 s)
         tokens = count_tokens(facts.definition_text)
         if tokens > budget:

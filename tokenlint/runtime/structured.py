@@ -34,14 +34,14 @@ except ImportError:  # pragma: no cover - Python < 3.9
     from typing_extensions import Annotated
 
 if TYPE_CHECKING:  # the checker's view: typing_extensions (typeshed has it on every version)
-    from typing_extensions import NotRequired, Required, TypedDict
+    from typing_extensions import TypedDict
 else:
     try:
         # pydantic (which every MCP SDK uses) requires typing_extensions.TypedDict before Python
         # 3.12, and installs typing_extensions; without it (no SDK around) the stdlib one does.
-        from typing_extensions import NotRequired, Required, TypedDict
-    except ImportError:  # pragma: no cover - stdlib-only environments
-        from typing import NotRequired, Required, TypedDict
+        from typing_extensions import TypedDict
+    except ImportError:  # stdlib-only environments (tests/runtime/test_runtime_stdlib_only.py)
+        from typing import TypedDict
 
 __all__ = ["PageEnvelope", "NextActionDict", "Paged", "Cursor", "CURSOR_DESCRIPTION"]
 
@@ -53,7 +53,24 @@ class NextActionDict(TypedDict):
     arguments: Dict[str, Any]
 
 
-class PageEnvelope(TypedDict, total=False):
+# ``PageEnvelope``'s one required key among optional ones, without ``Required``/``NotRequired``
+# (typing has them from Python 3.11 only, and the runtime needs no typing_extensions on 3.10): the
+# keys before ``next_action`` (total=False), ``next_action`` (total=True), the keys after it
+# (total=False, in ``PageEnvelope``). A TypedDict's keys are its bases' then its own, so the
+# order, and the published schema's, is the declared one. (``PageEnvelope``'s docstring is the
+# schema's description that SDKs publish: keep it as it is.)
+class _PageEnvelopeHead(TypedDict, total=False):
+    items: List[Any]
+    total: int
+    page: str
+    next_cursor: Optional[str]
+
+
+class _PageEnvelopeNextAction(_PageEnvelopeHead):
+    next_action: Optional[NextActionDict]
+
+
+class PageEnvelope(_PageEnvelopeNextAction, total=False):
     """One page of an over-budget result (see ``fit_response``).
 
     ``items``: the records of this page (whole records); ``total``: records in the full result;
@@ -64,12 +81,7 @@ class PageEnvelope(TypedDict, total=False):
     ``value_json``: a text page of a non-list value too large for the budget.
     """
 
-    items: List[Any]
-    total: int
-    page: str
-    next_cursor: Optional[str]
-    next_action: Required[Optional[NextActionDict]]
-    resource_uri: NotRequired[str]
+    resource_uri: str
     omitted: Dict[str, Any]
     item_json: str
     item_index: int
