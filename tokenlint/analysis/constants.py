@@ -7,7 +7,7 @@ from __future__ import annotations
 import libcst as cst
 
 from tokenlint.source.imports import dotted_name
-from tokenlint.source.walk import code_children, literal_string, walk
+from tokenlint.source.walk import code_children, literal_string
 
 
 class Constants:
@@ -117,61 +117,8 @@ class ConstantsOf:
 
 
 def module_constant(mod, name: str) -> cst.BaseExpression | None:
-    # kept on the module: a process-wide table keyed by id(tree) handed a freed tree's
-    # constants to a later tree at the same address (a run analyses groups one after another)
-    table = mod.constants
-    if table is None:
-        table = {}
-        for stmt in mod.tree.body:
-            if isinstance(stmt, cst.SimpleStatementLine):
-                for small in stmt.body:
-                    if isinstance(small, cst.Assign) and len(small.targets) == 1:
-                        dn = dotted_name(small.targets[0].target)
-                        if dn:
-                            table[dn] = small.value
-                    elif isinstance(small, cst.AnnAssign) and small.value is not None:
-                        dn = dotted_name(small.target)
-                        if dn:
-                            table[dn] = small.value
-            elif isinstance(stmt, cst.ClassDef) and isinstance(stmt.body, cst.IndentedBlock):
-                for inner in stmt.body.body:
-                    if isinstance(inner, cst.SimpleStatementLine):
-                        for small in inner.body:
-                            if isinstance(small, (cst.Assign, cst.AnnAssign)):
-                                tg = small.targets[0].target if isinstance(small, cst.Assign) else small.target
-                                dn = dotted_name(tg)
-                                if dn and small.value is not None:
-                                    table.setdefault(dn, small.value)
-        lazy = {n for n, v in table.items() if isinstance(v, cst.Name) and v.value == "None"}
-        if lazy:
-            table.update(_set_by_global(mod.tree, lazy))
-        mod.constants = table
-    return table.get(name)
-
-
-def _set_by_global(tree: cst.Module, names: set[str]) -> dict[str, cst.BaseExpression]:
-    """A module-level ``client = None`` made at start-up: ``def init(): global client;
-    client = DbClient(...)``. The first call assigned to each of ``names`` by a top-level function
-    declaring it ``global`` (the object every tool later uses), by name."""
-    out: dict[str, cst.BaseExpression] = {}
-    for fn in tree.body:
-        if not isinstance(fn, cst.FunctionDef):
-            continue
-        declared: set[str] = set()
-        for node in walk(fn.body):
-            if isinstance(node, cst.Global):
-                declared |= {n.name.value for n in node.names} & names
-        if not declared:
-            continue
-        for node in walk(fn.body):
-            if isinstance(node, (cst.Assign, cst.AnnAssign)):
-                targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target]
-                value = node.value.expression if isinstance(node.value, cst.Await) else node.value
-                for target in targets:
-                    if isinstance(target, cst.Name) and target.value in declared and \
-                            isinstance(value, cst.Call) and target.value not in out:
-                        out[target.value] = value
-    return out
+    """The value bound to ``name`` at module level in ``mod`` (``ParsedModule.constants``), or None."""
+    return mod.constants.get(name)
 
 
 def string_literal(node) -> str | None:

@@ -8,6 +8,7 @@ into it (``from .helpers import load_all`` in a tool module). Every module is pa
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 
 import libcst as cst
@@ -17,6 +18,7 @@ from tokenlint.source.imports import ImportTable, module_name_for
 from tokenlint.source.parsing import parse_source
 from tokenlint.source.positions import Positions
 from tokenlint.source.decoding import SourceError, read_source
+from tokenlint.source.bindings import module_bindings
 from tokenlint.source.walk import walk_with_class
 
 
@@ -41,8 +43,6 @@ class ParsedModule:
     _nodes: list | None = field(default=None, repr=False)
     _statement_of: dict[int, int] = field(default_factory=dict, repr=False)
     _order: dict[int, int] = field(default_factory=dict, repr=False)
-    #: Module-level ``NAME = value`` bindings, filled by the analysis on first use.
-    constants: dict[str, cst.BaseExpression] | None = field(default=None, repr=False)
 
     @classmethod
     def build(cls, path: Path, display_path: str, tree: cst.Module, module_name: str | None = None,
@@ -61,6 +61,12 @@ class ParsedModule:
                     if isinstance(item, cst.FunctionDef):
                         mod.functions[f"{stmt.name.value}.{item.name.value}"] = item
         return mod
+
+    @cached_property
+    def constants(self) -> dict[str, cst.BaseExpression]:
+        """Module-level ``NAME = value`` bindings (``source.bindings.module_bindings``),
+        computed from the tree on first use and kept with the module."""
+        return module_bindings(self.tree)
 
     def nodes(self) -> list[tuple[cst.CSTNode, str | None]]:
         """Every code node of the module (no whitespace or punctuation, see ``tokenlint.source.walk``)

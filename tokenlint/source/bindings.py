@@ -1,0 +1,69 @@
+"""Module-level bindings of a parsed file: what each top-level ``NAME = value`` (and each class
+attribute) is bound to, read from the syntax alone (``ParsedModule.constants``)."""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from tokenlint.source.imports import dotted_name
+from tokenlint.source.walk import walk
+
+
+def module_bindings(tree: cst.Module) -> dict[str, cst.BaseExpression]:
+    """``{name: value expression}`` of the module's top-level assignments (``MAX_ROWS = 500``,
+    ``client = Client()``; a dotted target such as ``app.state`` keeps its dots) and of its
+    classes' attributes (the first binding of a name wins there, a module-level one over them).
+
+    A module-level ``name = None`` that a top-level function sets with ``global name`` at
+    start-up is bound to the call that function assigns (``_set_by_global``), since that is the
+    object every later use sees. Never raises."""
+    table: dict[str, cst.BaseExpression] = {}
+    for stmt in tree.body:
+        if isinstance(stmt, cst.SimpleStatementLine):
+            for small in stmt.body:
+                if isinstance(small, cst.Assign) and len(small.targets) == 1:
+                    name = dotted_name(small.targets[0].target)
+                    if name:
+                        table[name] = small.value
+                elif isinstance(small, cst.AnnAssign) and small.value is not None:
+                    name = dotted_name(small.target)
+                    if name:
+                        table[name] = small.value
+        elif isinstance(stmt, cst.ClassDef) and isinstance(stmt.body, cst.IndentedBlock):
+            for inner in stmt.body.body:
+                if isinstance(inner, cst.SimpleStatementLine):
+                    for small in inner.body:
+                        if isinstance(small, (cst.Assign, cst.AnnAssign)):
+                            target = small.targets[0].target if isinstance(small, cst.Assign) else small.target
+                            name = dotted_name(target)
+                            if name and small.value is not None:
+                                table.setdefault(name, small.value)
+    lazy = {n for n, v in table.items() if isinstance(v, cst.Name) and v.value == "None"}
+    if lazy:
+        table.update(_set_by_global(tree, lazy))
+    return table
+
+
+def _set_by_global(tree: cst.Module, names: set[str]) -> dict[str, cst.BaseExpression]:
+    """A module-level ``client = None`` made at start-up: ``def init(): global client;
+    client = DbClient(...)``. The first call assigned to each of ``names`` by a top-level function
+    declaring it ``global`` (the object every tool later uses), by name."""
+    out: dict[str, cst.BaseExpression] = {}
+    for fn in tree.body:
+        if not isinstance(fn, cst.FunctionDef):
+            continue
+        declared: set[str] = set()
+        for node in walk(fn.body):
+            if isinstance(node, cst.Global):
+                declared |= {n.name.value for n in node.names} & names
+        if not declared:
+            continue
+        for node in walk(fn.body):
+            if isinstance(node, (cst.Assign, cst.AnnAssign)):
+                targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target]
+                value = node.value.expression if isinstance(node.value, cst.Await) else node.value
+                for target in targets:
+                    if isinstance(target, cst.Name) and target.value in declared and \
+                            isinstance(value, cst.Call) and target.value not in out:
+                        out[target.value] = value
+    return out
