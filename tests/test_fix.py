@@ -185,7 +185,7 @@ def test_clamp_json_dumps_and_context_session(tmp_path):
     assert ('fit_json_text(\n        rows,\n        tool="top",\n        arguments={"limit": limit},\n'
             '        cursor=cursor,\n        session_id=session_id_from_context(ctx),\n        max_tokens=10_000,\n'
             '        indent=2,\n    )') in new
-    assert outcomes[0].notes == ["`limit` is clamped to at most 1,000"]
+    assert outcomes[0].notes == ("`limit` is clamped to at most 1,000",)
 
 
 def test_reassigned_parameter_gets_the_arguments_as_called(tmp_path):
@@ -215,7 +215,7 @@ def test_a_limit_inside_a_model_parameter_is_not_rebound(tmp_path):
             return "\\n".join(sorted(os.listdir(params.path))[: params.max])
     '''))
     assert "min(" not in new
-    assert outcomes[0].fixed and outcomes[0].notes == ["`params` could not be clamped where it is read"]
+    assert outcomes[0].fixed and outcomes[0].notes == ("`params` could not be clamped where it is read",)
 
 
 def test_a_limit_of_a_helper_is_not_rebound_in_the_tool(tmp_path):
@@ -281,7 +281,7 @@ def test_silent_slice_is_dropped_and_sql_cap_kept(tmp_path):
     '''))
     assert 'fit_response(\n        [r[0] for r in db.execute("SELECT name FROM t").fetchall()],\n' in new
     assert 'LIMIT 50").fetchall(),\n        tool="recent"' in new
-    assert outcomes[0].notes == ["the silent cap `:50` was dropped: pages carry the rest"]
+    assert outcomes[0].notes == ("the silent cap `:50` was dropped: pages carry the rest",)
     assert outcomes[1].notes[0].startswith("the cap in `db.execute(")
 
 
@@ -571,4 +571,4 @@ def test_a_server_made_in_a_function_gets_a_note_instead(tmp_path):
             return mcp
     ''')
     assert "fit_response(" in new and "register_result_resource" not in new
-    assert [o.notes for o in outcomes] == [[NO_RESOURCE_NOTE]]
+    assert [o.notes for o in outcomes] == [(NO_RESOURCE_NOTE,)]

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import libcst as cst
@@ -90,14 +90,18 @@ def fix_paths(paths: list[str], settings: Settings) -> FixResult:
     for attempt in range(MAX_ATTEMPTS):
         errors: list[str] = []
         plans: dict[Path, tuple[ParsedModule, FilePlan]] = {}
+        #: Each file's tool outcomes as this attempt leaves them (a refused file, a failed
+        #: rewrite or the re-check turns a planned fix into a new, unfixed outcome).
+        outcomes: dict[Path, list[ToolOutcome]] = {}
         overrides: dict[Path, str] = {}
         for mod, facts_list in by_module.values():
             plan = plan_module(mod, facts_list, settings.max_response_tokens,
                                frozenset(excluded.get(mod.path, ())), client=settings.client)
             plans[mod.path] = (mod, plan)
+            outcomes[mod.path] = list(plan.outcomes)
             if mod.path in refused:
-                for o in plan.outcomes:
-                    o.fixed, o.reason, o.notes = False, refused[mod.path], []
+                outcomes[mod.path] = [replace(o, fixed=False, reason=refused[mod.path], notes=())
+                                      for o in plan.outcomes]
                 continue
             if not plan:
                 continue
@@ -106,9 +110,8 @@ def fix_paths(paths: list[str], settings: Settings) -> FixResult:
             if new is not None and code != text:
                 new = _restore_tail(new, code, text)
             if new is None:
-                for o in plan.outcomes:
-                    if o.fixed:
-                        o.fixed, o.reason = False, "the rewrite failed (see the error above)"
+                outcomes[mod.path] = [replace(o, fixed=False, reason="the rewrite failed (see the error above)")
+                                      if o.fixed else o for o in outcomes[mod.path]]
             elif new != text:
                 overrides[mod.path] = new
         if not overrides:
@@ -116,7 +119,7 @@ def fix_paths(paths: list[str], settings: Settings) -> FixResult:
         after = check_files(files, settings, overrides=overrides, context=context)
         still = {(f.tool.module.path, f.tool.name) for f in after.facts
                  if f.risk is not None and f.risk >= Risk.MEDIUM}
-        failed = [(path, o) for path, (_, plan) in plans.items() for o in plan.outcomes
+        failed = [(path, o) for path, listed in outcomes.items() for o in listed
                   if o.fixed and (path, o.name) in still]
         for path, o in failed:
             excluded.setdefault(path, set()).add(o.name)
@@ -125,12 +128,11 @@ def fix_paths(paths: list[str], settings: Settings) -> FixResult:
         if attempt == MAX_ATTEMPTS - 1:  # did not converge: leave those files alone
             for path, o in failed:
                 overrides.pop(path, None)
-                for other in plans[path][1].outcomes:
-                    if other.fixed:
-                        other.fixed, other.reason = False, NOT_LOW_REASON
+                outcomes[path] = [replace(other, fixed=False, reason=NOT_LOW_REASON) if other.fixed else other
+                                  for other in outcomes[path]]
     result.errors.extend(errors)
     for mod, plan in plans.values():
-        result.outcomes.extend(plan.outcomes)
+        result.outcomes.extend(outcomes[mod.path])
         if mod.path in overrides:
             result.changes.append(FileChange(mod.path, mod.display_path, sources[mod.path], overrides[mod.path]))
     if settings.declare_dependency:

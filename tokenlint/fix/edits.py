@@ -89,13 +89,14 @@ class FunctionEdit:
         self.add_context = self.add_context or other.add_context
 
 
-@dataclass
+@dataclass(frozen=True)
 class ToolOutcome:
     """What ``fix`` did with one HIGH or MEDIUM tool: ``fixed`` or not, and why not (or notes).
 
     ``name`` is the client-visible tool name, ``path`` the file as displayed, ``line`` 1-based;
     ``reason`` (one line) is set when ``fixed`` is False, ``notes`` (one line each) say what
-    else a rewrite did or could not do (a clamp, a dropped cap, no resource link).
+    else a rewrite did or could not do (a clamp, a dropped cap, no resource link). Frozen: a
+    later verdict (the re-check, a refused file) is a new outcome (``dataclasses.replace``).
     """
 
     name: str
@@ -104,7 +105,7 @@ class ToolOutcome:
     risk: Risk
     fixed: bool
     reason: str = ""
-    notes: list[str] = field(default_factory=list)
+    notes: tuple[str, ...] = ()
 
 
 #: Why a tool is left out after the re-check found the rewrite would not make it LOW.

@@ -83,19 +83,19 @@ def plan_module(mod: ParsedModule, facts_list: list[ToolFacts], max_tokens: int,
         if facts.risk is None or facts.risk < Risk.MEDIUM:
             continue
         tool = facts.tool
-        outcome = ToolOutcome(tool.name, mod.display_path, mod.line_of(tool.anchor), facts.risk, False)
-        plan.outcomes.append(outcome)
+        where = (tool.name, mod.display_path, mod.line_of(tool.anchor), facts.risk)
         if tool.name in exclude:
-            outcome.reason = NOT_LOW_REASON
+            plan.outcomes.append(ToolOutcome(*where, False, NOT_LOW_REASON))
             continue
         sub = FilePlan()
+        notes: list[str] = []
         try:
-            _plan_tool(sub, mod, facts, max_tokens, outcome)
+            _plan_tool(sub, mod, facts, max_tokens, notes)
         except Unfixable as exc:
-            outcome.reason = str(exc)
+            plan.outcomes.append(ToolOutcome(*where, False, str(exc), tuple(notes)))
             continue
         plan.merge(sub)
-        outcome.fixed = True
+        plan.outcomes.append(ToolOutcome(*where, True, notes=tuple(notes)))
     if client:
         plan.wraps = {k: replace(w, client=client) for k, w in plan.wraps.items()}
     plan_result_resources(plan, mod, [f.tool for f in facts_list
@@ -110,17 +110,16 @@ def unfixable_reason(facts: ToolFacts) -> str | None:
     nothing for a tool ``fix`` cannot rewrite."""
     if facts.risk is None or facts.risk < Risk.MEDIUM:
         return "only HIGH and MEDIUM tools are rewritten"
-    outcome = ToolOutcome(facts.tool.name, "", 0, facts.risk, False)
     try:
-        _plan_tool(FilePlan(), facts.tool.module, facts, 10_000, outcome)
+        _plan_tool(FilePlan(), facts.tool.module, facts, 10_000, [])
     except Unfixable as exc:
         return str(exc)
     return None
 
 
 def _plan_tool(plan: FilePlan, mod: ParsedModule, facts: ToolFacts, max_tokens: int,
-               outcome: ToolOutcome) -> None:
-    """Add the edits of one tool to ``plan`` and its notes to ``outcome``; raises ``Unfixable``
+               notes: list[str]) -> None:
+    """Add the edits of one tool to ``plan`` and its notes (one line each) to ``notes``; raises ``Unfixable``
     (with ``plan`` possibly half filled: plan into a fresh ``FilePlan`` and merge it)."""
     tool = facts.tool
     if not facts.data_returns:
@@ -144,8 +143,8 @@ def _plan_tool(plan: FilePlan, mod: ParsedModule, facts: ToolFacts, max_tokens: 
         # a continuation from the store without the body (``tokenlint.runtime.once``)
         plan.functions[NodeKey.of(mod, tool.func)].computed_once = True
         plan.imports.add("computed_once")
-    _plan_clamps(plan, mod, facts, outcome)
-    _plan_truncations(plan, mod, facts, outcome)
+    _plan_clamps(plan, mod, facts, notes)
+    _plan_truncations(plan, mod, facts, notes)
 
 
 # -- FastMCP-style tools ----------------------------------------------------------------------
@@ -447,7 +446,7 @@ def _is_json_dumps(node: cst.CSTNode, mod: ParsedModule) -> TypeGuard[cst.Call]:
 
 # -- TL107 clamps and TL301 truncations --------------------------------------------------------
 
-def _plan_clamps(plan: FilePlan, mod: ParsedModule, facts: ToolFacts, outcome: ToolOutcome) -> None:
+def _plan_clamps(plan: FilePlan, mod: ParsedModule, facts: ToolFacts, notes: list[str]) -> None:
     """TL107: each caller limit of the tool gets an enforced maximum (``CLAMP_MAX_ITEMS`` items,
     or ``CLAMP_MAX_CHARS`` chars for file and command output), at the top of the body or where
     it is read; a note says which were clamped and which could not be."""
@@ -465,21 +464,21 @@ def _plan_clamps(plan: FilePlan, mod: ParsedModule, facts: ToolFacts, outcome: T
             if not own or node.name.value != flow.param or not is_int_annotation(annotation or "int"):
                 # ``params.max`` of a model parameter, or a helper's own ``max`` parameter:
                 # nothing of the tool's to rebind at the top of its body
-                outcome.notes.append(f"`{flow.param}` could not be clamped where it is read")
+                notes.append(f"`{flow.param}` could not be clamped where it is read")
                 continue
             if "None" in annotation or "Optional" in annotation:
-                outcome.notes.append(f"`{flow.param}` may be None, so it was not clamped")
+                notes.append(f"`{flow.param}` may be None, so it was not clamped")
                 continue
             plan.functions[NodeKey.of(mod, facts.tool.func)].clamps.append((flow.param, maximum))
         elif isinstance(node, (cst.Call, cst.Subscript)) and flow.param_site.module is mod:
             plan.clamp_exprs[NodeKey.of(mod, node)] = maximum
         else:
-            outcome.notes.append(f"`{flow.param}` could not be clamped where it is read")
+            notes.append(f"`{flow.param}` could not be clamped where it is read")
             continue
-        outcome.notes.append(f"`{flow.param}` is clamped to at most {maximum:,}")
+        notes.append(f"`{flow.param}` is clamped to at most {maximum:,}")
 
 
-def _plan_truncations(plan: FilePlan, mod: ParsedModule, facts: ToolFacts, outcome: ToolOutcome) -> None:
+def _plan_truncations(plan: FilePlan, mod: ParsedModule, facts: ToolFacts, notes: list[str]) -> None:
     """TL301: a constant head slice (``x[:30]``) in the tool's body that silently cut the
     response is dropped (the pages carry the rest); other caps are kept, with a note."""
     if facts.continuation:
@@ -491,9 +490,9 @@ def _plan_truncations(plan: FilePlan, mod: ParsedModule, facts: ToolFacts, outco
         if not flow.param and flow.bound_site.module is mod and _constant_head_slice(node) \
                 and is_inside(node, facts.tool.body):
             plan.drop_slices.add(NodeKey.of(mod, node))
-            outcome.notes.append(f"the silent cap `{node_code(node.slice[0].slice)}` was dropped: pages carry the rest")
+            notes.append(f"the silent cap `{node_code(node.slice[0].slice)}` was dropped: pages carry the rest")
         elif not flow.param:
-            outcome.notes.append(f"the cap in `{_first_line(node_code(node))}` is kept: what it leaves out "
+            notes.append(f"the cap in `{_first_line(node_code(node))}` is kept: what it leaves out "
                                  "is still not reachable")
 
 

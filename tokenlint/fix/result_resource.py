@@ -8,6 +8,8 @@ or registers on it, or a note (``NO_RESOURCE_NOTE``) where the server has no mod
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import libcst as cst
 
 from tokenlint.discovery import SERVER_CLASSES, ToolDef
@@ -48,9 +50,8 @@ def plan_result_resources(plan: FilePlan, mod: ParsedModule, tools: list[ToolDef
         plan.resources[NodeKey.of(mod, anchor)] = name
         plan.imports.add("register_result_resource")
     if unresolved and not names:
-        for outcome in plan.outcomes:
-            if outcome.fixed and outcome.name in unresolved:
-                outcome.notes.append(NO_RESOURCE_NOTE)
+        plan.outcomes = [replace(o, notes=(*o.notes, NO_RESOURCE_NOTE)) if o.fixed and o.name in unresolved else o
+                         for o in plan.outcomes]
 
 
 def _server_name(mod: ParsedModule, tool: ToolDef) -> str | None:
