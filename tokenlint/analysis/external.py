@@ -17,7 +17,7 @@ from tokenlint.analysis import catalogue as cat
 from tokenlint.analysis.constants import module_constant, string_literal
 from tokenlint.analysis.shapes import COLLECTION_VERBS, WRITE_VERBS, Shape, call_shape, is_plural, words
 from tokenlint.analysis.taints import EMPTY, Bound, Flow, Marker, Measure, Param, Site, Src, markers, params, union
-from tokenlint.analysis.values import BUILTINS, VALUE_METHODS, chain_root, is_stdlib
+from tokenlint.analysis.values import BUILTINS, VALUE_METHODS, chain_root, is_stdlib, parameters
 from tokenlint.source.imports import dotted_name
 
 
@@ -204,9 +204,7 @@ class ExternalCalls:
         (``execute_query``, not ``get``), which a library object is unlikely to share; else None."""
         if not isinstance(expr, cst.Name) or len(words(method)) < 2:
             return None
-        ps = self.fn.params
-        if not any(p.name.value == expr.value and p.annotation is None
-                   for p in [*ps.posonly_params, *ps.params, *ps.kwonly_params]):
+        if not any(p.name.value == expr.value and p.annotation is None for p in parameters(self.fn)):
             return None
         found = []
         for qualified in set(self.mod.imports.names.values()):
@@ -385,7 +383,7 @@ class ExternalCalls:
             url = node.args[1].value  # ``client.request("GET", url)``
         text = self.string_value(url) if url is not None else None
         one = record_path(text)  # one resource (``GET /tasks/{task_id}``)
-        fixed = one and fixed_record(collection_segment(text))
+        fixed = one and fixed_resource(text)
         return frozenset({Marker("http_response", site, sql_bound=self.request_bound(node), whole=one, fixed=fixed)})
 
 
@@ -467,13 +465,14 @@ def record_path(url: str | None) -> bool:
     return bool(ws) and ws[-1] in _ID_WORDS
 
 
-def collection_segment(url: str) -> str:
-    """The collection a one-resource URL names (``record_path``): the last literal path segment
-    that is not an identifier keyword (``/datasources/uid/{uid}`` → ``datasources``)."""
+def fixed_resource(url: str) -> bool:
+    """Whether a one-resource URL (``record_path``) names an entity whose fields are fixed
+    (``fixed_record`` of its collection: the last literal path segment that is not an identifier
+    keyword, ``/datasources/uid/{uid}`` → ``datasources``)."""
     for segment in reversed(url.rstrip("/").split("/")[:-1]):
         if segment and "{" not in segment and segment.lower() not in _ID_WORDS:
-            return segment
-    return ""
+            return fixed_record(segment)
+    return False
 
 
 def record_of_get(flow: Flow, node: cst.Call, url_text) -> Flow:
@@ -487,7 +486,7 @@ def record_of_get(flow: Flow, node: cst.Call, url_text) -> Flow:
     if any(m != "get" for m in methods) or not paths:
         return flow
     # (``/datasources/uid/{uid}``: a record of an entity whose fields are fixed is not read whole)
-    whole = not fixed_record(collection_segment(paths[0]))
+    whole = not fixed_resource(paths[0])
     return frozenset(Marker("object", t.site, whole=whole, rule="TL105")
                      if isinstance(t, Src) and t.code == "TL105" and t.what.startswith("HTTP response .json()")
                      else t for t in flow)

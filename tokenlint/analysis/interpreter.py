@@ -34,7 +34,8 @@ from tokenlint.analysis.shapes import Shape, call_shape, open_field, scalar_name
 from tokenlint.analysis.taints import (EMPTY, Bound, Flow, Marker, Measure, Param, Site, Src, apply_bound, markers,
                                        measure_of, params, scalar_of, union)
 from tokenlint.analysis.values import (BUILTINS, RUNTIME_COLLECTION, body_of, chain_root, empty_collection,
-                                       is_arguments_name, is_stdlib, one_element, response_like, statements_of)
+                                       is_arguments_name, is_stdlib, one_element, parameters, response_like,
+                                       statements_of)
 from tokenlint.source.imports import dotted_name
 from tokenlint.source.walk import code_children, walk
 
@@ -284,6 +285,8 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         self._synthetic: list[cst.Call] = []
         #: Per-position flows of helper calls that return tuple literals (keyed by call node id).
         self._tuple_results: dict[int, list[Flow]] = {}
+        #: The names of the function's own parameters.
+        self.parameter_names = frozenset(p.name.value for p in parameters(fn))
         #: Per-key flows of helper calls that return dict literals (keyed by call node id), and
         #: the locals bound to such a call: name -> (the flow bound, the per-key flows).
         self._dict_results: dict[int, dict[str, Flow]] = {}
@@ -292,8 +295,7 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
 
     # -- parameters --------------------------------------------------------------------------
     def _init_params(self) -> None:
-        ps = self.fn.params
-        for p in [*ps.posonly_params, *ps.params, *ps.kwonly_params]:
+        for p in parameters(self.fn):
             name = p.name.value
             if name in ("self", "cls"):
                 continue
@@ -644,13 +646,9 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         self.env[name] = union(self.env.get(name, EMPTY), flow)
         self.dict_results_of.pop(name, None)
         self._note_accumulation(name)
-        if self.helper and name in self._parameter_names():
+        if self.helper and name in self.parameter_names:
             self.summary.filled[name] = union(self.summary.filled.get(name, EMPTY), flow)
         return name
-
-    def _parameter_names(self) -> set[str]:
-        ps = self.fn.params
-        return {p.name.value for p in [*ps.posonly_params, *ps.params, *ps.kwonly_params]}
 
     def _note_accumulation(self, name: str) -> None:
         for accs in self.loop_accumulators:

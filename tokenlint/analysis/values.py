@@ -31,6 +31,13 @@ def body_of(fn: cst.FunctionDef) -> Sequence[cst.BaseStatement]:
     return fn.body.body if isinstance(fn.body, cst.IndentedBlock) else [fn.body]  # type: ignore[list-item]
 
 
+def parameters(fn: cst.FunctionDef | cst.Lambda) -> list[cst.Param]:
+    """Every named parameter of ``fn`` (positional-only, ordinary and keyword-only, in order;
+    not ``*args`` / ``**kwargs``)."""
+    ps = fn.params
+    return [*ps.posonly_params, *ps.params, *ps.kwonly_params]
+
+
 def statements_of(node) -> list:
     if node is None:
         return []
