@@ -80,6 +80,10 @@ class ServerRegistry:
                     fw = self.class_framework(mod, value.func)
                 if fw is None and isinstance(node, cst.AnnAssign):
                     fw = self.class_framework(mod, node.annotation.annotation)
+                if fw is None and isinstance(value, cst.Name):
+                    # ``self.app = app`` in ``def __init__(self, app: MCPServer)``: the same server
+                    # (the parameter, seen before the body, is recorded already)
+                    fw = self.objects.get(f"{mod.module_name}.{value.value}")
                 for target in targets:
                     dn = dotted_name(target)
                     if dn is None:
