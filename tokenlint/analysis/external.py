@@ -15,7 +15,7 @@ import libcst as cst
 
 from tokenlint.analysis import catalogue as cat
 from tokenlint.analysis.constants import module_constant, string_literal
-from tokenlint.analysis.shapes import COLLECTION_VERBS, WRITE_VERBS, Shape, call_shape, is_plural, words
+from tokenlint.analysis.shapes import COLLECTION_VERBS, WRITE_VERBS, Shape, call_shape, is_plural, open_field, words
 from tokenlint.analysis.taints import EMPTY, Bound, Flow, Marker, Measure, Param, Site, Src, markers, params, union
 from tokenlint.analysis.values import BUILTINS, VALUE_METHODS, chain_root, is_stdlib, parameters
 from tokenlint.source.imports import dotted_name
@@ -545,6 +545,18 @@ def payload_of(t):
     if isinstance(t, Marker) and t.kind == "object" and t.family != CONTEXT_FAMILY:
         return replace(t, whole=True)
     return t
+
+
+def field_keeper(key: str, flow: Flow):
+    """How each taint of ``flow`` passes when the field ``key`` is picked from it: a record's
+    open-ended payload field (``shapes.open_field``) by ``payload_of``, another by ``part_of``.
+    When ``flow`` already holds the data itself (a source: ``Model.model_validate_json(body)
+    .data``), the payload is that data, not a whole record of the object made from it."""
+    if not open_field(key):
+        return part_of
+    if any(isinstance(t, Src) for t in flow):
+        return lambda t: part_of(t) if isinstance(t, Marker) else payload_of(t)
+    return payload_of
 
 
 def part_of(t):

@@ -25,12 +25,12 @@ from tokenlint.analysis import catalogue as cat
 from tokenlint.analysis.constants import (Constants, keyword_arg, le_in_annotation, le_of_call, module_constant,
                                           string_literal)
 from tokenlint.analysis.external import (CONTEXT_FAMILY, SERIALIZERS, SIZE_UNKNOWN, ExternalCalls, drained, http_body_bound,
-                                         is_context_param, limit_like, made_object, part_of, payload_of,
+                                         is_context_param, limit_like, made_object, part_of, field_keeper,
                                          whole_record_sources)
 from tokenlint.analysis.followed import FollowedCalls, find_instance_attribute_classes, find_instance_collections
 from tokenlint.analysis.knowledge import Knowledge
 from tokenlint.analysis.library_calls import LibraryCalls
-from tokenlint.analysis.shapes import Shape, call_shape, open_field, scalar_name, words
+from tokenlint.analysis.shapes import Shape, call_shape, open_field, scalar_name, small_field, words
 from tokenlint.analysis.taints import (EMPTY, Bound, Flow, Marker, Measure, Param, Site, Src, apply_bound, markers,
                                        measure_of, params, scalar_of, union)
 from tokenlint.analysis.values import (BUILTINS, RUNTIME_COLLECTION, body_of, chain_root, empty_collection,
@@ -272,6 +272,11 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         #: Per enclosing ``for``: its target names and the sources it iterates (a ``return`` of
         #: the element inside the loop returns one item, not the collection).
         self.loop_elements: list[tuple[set[str], frozenset]] = []
+        #: Per enclosing ``for``: the sources one element of its iterable holds; what the body
+        #: puts into a collection makes it as long as the iterable (``out.append(r["id"])``).
+        self.loop_sources: list[Flow] = []
+        #: Generator expressions consumed for one element (``next(g)``, ``max(g)``, ``min(g)``).
+        self._one_element: set[int] = set()
         #: Names bound to elements by a ``for`` or a comprehension (``r`` in ``for r in rows``):
         #: ``r[0]`` is a field of an element, still part of the collection being built.
         self.element_names: set[str] = set()
@@ -425,6 +430,9 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
             flow = self.expr(node.value)
             name = dotted_name(node.target)
             if name:
+                if self.loop_sources and _grows_text(node.value):
+                    # ``text += f"{r['name']}\n"`` per element: as long as the iterable
+                    flow = union(flow, _length_sources(union(*self.loop_sources), flow))
                 self.env[name] = union(self.env.get(name, EMPTY), flow)
                 self._note_accumulation(name)
         elif isinstance(node, cst.Expr):
@@ -519,9 +527,11 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         targets = {n.value for n in _subexpressions(node.target) if isinstance(n, cst.Name)}
         self.element_names |= targets
         self.loop_elements.append((targets, frozenset(t for t in it if isinstance(t, Src))))
+        self.loop_sources.append(frozenset(t for t in elem if isinstance(t, Src)))
         for _ in range(2):
             self.assign(node.target, elem, None)
             self.block(statements_of(node.body))
+        self.loop_sources.pop()
         self.loop_elements.pop()
         accs = self.loop_accumulators.pop()
         breaks = self.loop_breaks.pop()
@@ -643,6 +653,8 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         name = dotted_name(container)
         if name is None:
             return None
+        if self.loop_sources:
+            flow = union(flow, _length_sources(union(*self.loop_sources), flow))  # one entry per element
         self.env[name] = union(self.env.get(name, EMPTY), flow)
         self.dict_results_of.pop(name, None)
         self._note_accumulation(name)
@@ -762,18 +774,27 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         return EMPTY
 
     def comprehension(self, for_in: cst.CompFor, elts, node) -> Flow:
+        """A comprehension: what its elements hold, and as many of them as the iterables have
+        (``[r["total"] for r in rows]`` is one number per row: a collection as long as ``rows``,
+        whose sources it keeps). A generator consumed for one element (``next``, ``max``,
+        ``min``: ``_one_element``) is that element alone."""
         saved = dict(self.env)
+        iterated: set = set()
         clause: cst.CompFor | None = for_in
         while clause is not None:
             it = self.expr(clause.iter)
             self.element_names |= {n.value for n in _subexpressions(clause.target) if isinstance(n, cst.Name)}
-            self.assign(clause.target, self.iteration(it, clause), None)
+            elem = self.iteration(it, clause)
+            iterated |= {t for t in elem if isinstance(t, Src)}
+            self.assign(clause.target, elem, None)
             for cond in clause.ifs:
                 self.condition(cond.test)
             clause = clause.inner_for_in
         flow = union(*(self.expr(e) for e in elts))
         self.env = saved
-        return flow
+        if id(node) in self._one_element:
+            return flow
+        return union(flow, _length_sources(frozenset(iterated), flow))
 
     def iteration(self, it: Flow, node) -> Flow:
         """The flow of one element when iterating ``it`` (a cursor or file drains a source)."""
@@ -823,10 +844,13 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
                                   http_body_bound(base))})
         if attr == "objects":
             return frozenset({Marker("query", self.a.site(self.mod, node))})
-        if attr in cat.SCALAR_ATTRIBUTES or scalar_name(attr):
+        if attr in cat.SCALAR_ATTRIBUTES or small_field(attr):
             # (a field of a helper's parameter: never the whole value each caller passes)
             return frozenset(part_of(t) for t in scalar_of(base))
-        return frozenset(part_of(t) for t in base if not isinstance(t, Marker) or t.kind == "object")
+        # a record's open-ended payload (``mr.description``, ``page.content``) is as large as the
+        # record, as ``mr["description"]``; another field is one part of it
+        keep = field_keeper(attr, base)
+        return frozenset(keep(t) for t in base if not isinstance(t, Marker) or t.kind == "object")
 
     def subscript(self, node: cst.Subscript) -> Flow:
         base = self.expr(node.value)
@@ -844,7 +868,7 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
                 # ``result = helper(); return result["message"]``: the one entry the helper put
                 # there (a key no return of it has: nothing)
                 return entries.get(lit, EMPTY)
-            if lit is not None and scalar_name(lit):
+            if lit is not None and small_field(lit):
                 # ``body["total"]``, ``page["has_more"]``: a number or a flag of the data
                 return frozenset(part_of(t) for t in scalar_of(base))
             self.expr(key)
@@ -867,7 +891,7 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
             # an element or field keeps its source: rows iterate into ``r``, and ``r[0]`` is data;
             # an element of a table of clients is a client; a record's payload field
             # (``resp["Item"]``, ``page["content"]``) is as large as the record
-            keep = payload_of if lit is not None and open_field(lit) else part_of
+            keep = field_keeper(lit, base) if lit is not None else part_of
             return frozenset(keep(t) for t in base if not isinstance(t, Marker) or t.kind == "object")
         if isinstance(sl, cst.Slice):
             lower = self.expr(sl.lower) if sl.lower is not None else EMPTY
@@ -940,6 +964,9 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         site = self.a.site(self.mod, node)
         recv = self.expr(func.value) if isinstance(func, cst.Attribute) else EMPTY
         name = (qn or dn or "").split(".")[-1]
+        if dn in ("next", "max", "min") and qn in (None, dn) and node.args and \
+                isinstance(node.args[0].value, cst.GeneratorExp):
+            self._one_element.add(id(node.args[0].value))  # one element of the generator
 
         # configured sources and bounds come first (user knowledge wins)
         if self.a.knowledge:
@@ -991,7 +1018,7 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         if qn in ("sqlalchemy.select", "sqlalchemy.sql.select", "sqlmodel.select"):
             self._args_flow(node)
             return frozenset({Marker("query", site)})
-        if method == "get" and node.args and scalar_name(string_literal(node.args[0].value) or "") \
+        if method == "get" and node.args and small_field(string_literal(node.args[0].value) or "") \
                 and not (self.args_style == "mapping" and is_arguments_name(dotted_name(func.value))):
             # ``data.get("total")``: a number or a flag of the data, as ``data["total"]``
             self._args_flow(node)
@@ -1006,7 +1033,7 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
             # ``ticker.get("last")`` on a record read whole, or on a helper's parameter: one field,
             # as ``ticker["last"]``; its payload (``resp.get("Item")``) as large as the record (a
             # client's ``get(key)`` is not this: its marker is no record)
-            keep = payload_of if open_field(key) else part_of
+            keep = field_keeper(key, recv)
             default = union(*(self.expr(a.value) for a in node.args[1:]))
             return union(frozenset(keep(t) if _record_like(t) else t for t in recv), default)
         if dn == "getattr" and qn is None and len(node.args) >= 2:
@@ -1263,6 +1290,33 @@ def _subexpressions(node: cst.CSTNode):
         n = stack.pop()
         yield n
         stack.extend(c for c in code_children(n) if isinstance(c, cst.BaseExpression))
+
+
+#: Most scalar entries (a number, a flag, a short name) a collection cut at a fixed count may
+#: hold and stay small: 100 entries of a few tokens each is well under Claude Code's 10,000-token
+#: warning (``[p.status for p in pipelines[:10]]`` is ten words, not a truncated listing).
+SMALL_SCALAR_COUNT = 100
+
+
+def _length_sources(iterated: Flow, entries: Flow) -> Flow:
+    """The sources that make a collection built from ``iterated`` (one entry per element) grow,
+    when its ``entries`` hold no data of their own: each iterated source, unless it is cut at a
+    fixed count of at most ``SMALL_SCALAR_COUNT`` and the entries are scalars."""
+    scalar_entries = not any(isinstance(t, Src) or (isinstance(t, Marker) and t.whole) for t in entries)
+    return frozenset(t for t in iterated if isinstance(t, Src) and not (
+        scalar_entries and t.bound is not None and t.bound.fixed is not None
+        and 0 <= t.bound.fixed <= SMALL_SCALAR_COUNT))
+
+
+def _grows_text(value: cst.BaseExpression) -> bool:
+    """Whether ``x += value`` appends text or items rather than adding a number: a string or
+    f-string, a list or tuple display, or a ``+`` of those (``line + "\\n"``)."""
+    if isinstance(value, (cst.SimpleString, cst.FormattedString, cst.ConcatenatedString, cst.List,
+                          cst.Tuple, cst.ListComp)):
+        return True
+    if isinstance(value, cst.BinaryOperation) and isinstance(value.operator, cst.Add):
+        return _grows_text(value.left) or _grows_text(value.right)
+    return False
 
 
 def _comparisons(test: cst.BaseExpression):

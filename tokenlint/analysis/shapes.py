@@ -127,7 +127,7 @@ OPEN_FIELDS = frozenset({
     "manifest", "yaml", "json", "csv", "xml", "raw", "payload", "response", "result", "results",
     "value", "values", "item", "items", "record", "records", "entry", "entries", "hits", "rows",
     "documents", "docs", "messages", "files", "objects", "nodes", "children", "events", "lines",
-    "pages", "mappings", "properties", "columns", "attachment", "attachments", "article",
+    "pages", "mappings", "properties", "columns", "attachment", "attachments", "article", "description",
 })
 
 
@@ -177,6 +177,31 @@ def scalar_name(name: str) -> bool:
     count-like word last."""
     ws = words(name)
     return bool(ws) and (ws[0] in SCALAR_WORDS or (len(ws) > 1 and ws[-1] in ("count", "total", "size", "len", "length")))
+
+
+#: Last words of a field that names, locates or classifies one thing: a short string however
+#: large the record holding it (``info["organization_name"]``, ``page.title``, ``item["web_url"]``,
+#: ``event.get("created_at")``). A plural (``names``) is a collection, not one of these.
+IDENTIFIER_WORDS = frozenset({
+    "id", "uid", "uuid", "guid", "slug", "sha", "name", "title", "url", "uri", "href", "link",
+    "email", "username", "login", "status", "type", "kind", "version", "timestamp", "date", "time",
+    "created", "updated", "modified", "at", "language", "locale", "currency", "symbol", "unit",
+    "icon", "color", "colour", "mimetype", "extension", "path", "filename", "phone", "ip", "host",
+    "hostname", "port", "region", "zone", "role",
+})
+
+
+def identifier_name(name: str) -> bool:
+    """Whether a field or attribute name reads as one identifier, name, link or label of a
+    record (``IDENTIFIER_WORDS``, by its last word): ``display_name``, ``web_url``, ``created_at``."""
+    ws = words(name)
+    return bool(ws) and ws[-1] in IDENTIFIER_WORDS
+
+
+def small_field(name: str) -> bool:
+    """Whether a field picked by ``name`` is a small value of the record, not its data: a
+    number or a flag (``scalar_name``) or an identifier (``identifier_name``)."""
+    return scalar_name(name) or identifier_name(name)
 
 
 def call_shape(name: str) -> Shape:
