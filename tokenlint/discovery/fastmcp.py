@@ -26,6 +26,7 @@ from tokenlint.discovery.values import (
     string_value,
     subclasses,
 )
+from tokenlint.source.functions import parameters
 from tokenlint.source.walk import walk
 from tokenlint.source.imports import dotted_name
 from tokenlint.source.project import ParsedModule, Project
@@ -369,8 +370,7 @@ def _string_of(values: Values, v: Val, env) -> str | None:
 
 
 def _param_names(fn: cst.FunctionDef) -> set[str]:
-    ps = fn.params
-    return {p.name.value for p in [*ps.posonly_params, *ps.params, *ps.kwonly_params]}
+    return {p.name.value for p in parameters(fn)}
 
 
 def _decorated_by(values: Values, mod: ParsedModule, scope, param: str, cls: str | None):
