@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from click.testing import Result
 
 REPO = Path(__file__).resolve().parent.parent
 FIXTURES = REPO / "fixtures"
@@ -36,6 +40,17 @@ def list_orders() -> list:
     conn = sqlite3.connect("shop.db")
     return conn.execute("SELECT * FROM orders").fetchall()
 """
+
+
+def run_cli(*args: object, catch_exceptions: bool = False) -> Result:
+    """``tokenlint *args`` run in this process (click's ``CliRunner``; arguments turned into
+    strings) from the current directory, returning click's ``Result``: the one way the suite
+    invokes the command (tests take the ``cli`` fixture, which can also change directory)."""
+    from click.testing import CliRunner
+
+    from tokenlint.cli import main
+
+    return CliRunner().invoke(main, [str(a) for a in args], catch_exceptions=catch_exceptions)
 
 
 def check(paths: list[str], settings, *, jobs: int | None = None, cache_dir: Path | None = None,
