@@ -53,6 +53,36 @@ def run_cli(*args: object, catch_exceptions: bool = False) -> Result:
     return CliRunner().invoke(main, [str(a) for a in args], catch_exceptions=catch_exceptions)
 
 
+def undocumented(package: str) -> list[str]:
+    """``module.name`` (and ``module.Class.method``) of every public function, class and method
+    defined in the modules of ``package`` (its own, not imported ones) without a docstring of its
+    own; a dataclass's or NamedTuple's generated ``Name(field, ...)`` does not count."""
+    import importlib
+    import inspect
+    import pkgutil
+
+    def documented(obj: object, name: str) -> bool:
+        doc = vars(obj).get("__doc__") if inspect.isclass(obj) else getattr(obj, "__doc__", None)
+        return bool(doc and doc.strip()) and not (inspect.isclass(obj) and doc.startswith(name + "("))
+
+    missing = []
+    root = importlib.import_module(package)
+    for info in pkgutil.walk_packages(root.__path__, package + "."):
+        module = importlib.import_module(info.name)
+        for name, obj in vars(module).items():
+            if name.startswith("_") or not (inspect.isfunction(obj) or inspect.isclass(obj)) \
+                    or obj.__module__ != module.__name__:
+                continue
+            if not documented(obj, name):
+                missing.append(f"{module.__name__}.{name}")
+            if inspect.isclass(obj):
+                for attr, member in vars(obj).items():
+                    func = member.fget if isinstance(member, property) else getattr(member, "__func__", member)
+                    if not attr.startswith("_") and inspect.isfunction(func) and not documented(func, attr):
+                        missing.append(f"{module.__name__}.{name}.{attr}")
+    return missing
+
+
 def check(paths: list[str], settings, *, jobs: int | None = None, cache_dir: Path | None = None,
           pooled: bool = False):
     """Run the check pipeline as ``tokenlint check`` does (``[*]`` marks from fix's planner):

@@ -8,7 +8,7 @@ import textwrap
 
 import pytest
 
-from helpers import FIXTURES, write
+from helpers import FIXTURES, undocumented, write
 from tokenlint.config import load_settings
 from tokenlint.fix.driver import fix_paths
 from tokenlint.fix.result_resource import NO_RESOURCE_NOTE
@@ -569,3 +569,7 @@ def test_a_server_made_in_a_function_gets_a_note_instead(tmp_path):
     ''')
     assert "fit_response(" in new and "register_result_resource" not in new
     assert [o.notes for o in outcomes] == [(NO_RESOURCE_NOTE,)]
+
+
+def test_every_public_fix_function_and_class_has_a_docstring():
+    assert undocumented("tokenlint.fix") == []
