@@ -17,9 +17,9 @@ from pathlib import Path
 from typing import Callable
 
 import pytest
-from click.testing import CliRunner, Result
+from click.testing import Result
 
-from helpers import FIXTURES, REPO, USER_CACHE, check
+from helpers import FIXTURES, REPO, USER_CACHE, check, run_cli
 from tokenlint.config import Settings
 
 #: Test modules of the other test packages whose tests are end-to-end (by file name; a test
@@ -61,14 +61,13 @@ def in_repo(monkeypatch):
 @pytest.fixture
 def cli(monkeypatch) -> Callable[..., Result]:
     """``cli("check", path, ..., cwd=None, catch_exceptions=False)``: run the ``tokenlint``
-    command in process (click's ``CliRunner``; arguments turned into strings) from ``cwd``
-    (default: the current directory), returning click's ``Result``."""
-    from tokenlint.cli import main
+    command in process (``helpers.run_cli``) from ``cwd`` (default: the current directory),
+    returning click's ``Result``."""
 
     def run(*args: object, cwd: Path | str | None = None, catch_exceptions: bool = False) -> Result:
         if cwd is not None:
             monkeypatch.chdir(cwd)
-        return CliRunner().invoke(main, [str(a) for a in args], catch_exceptions=catch_exceptions)
+        return run_cli(*args, catch_exceptions=catch_exceptions)
 
     return run
 

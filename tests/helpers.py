@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from click.testing import Result
 
 REPO = Path(__file__).resolve().parent.parent
 FIXTURES = REPO / "fixtures"
@@ -36,6 +40,47 @@ def list_orders() -> list:
     conn = sqlite3.connect("shop.db")
     return conn.execute("SELECT * FROM orders").fetchall()
 """
+
+
+def run_cli(*args: object, catch_exceptions: bool = False) -> Result:
+    """``tokenlint *args`` run in this process (click's ``CliRunner``; arguments turned into
+    strings) from the current directory, returning click's ``Result``: the one way the suite
+    invokes the command (tests take the ``cli`` fixture, which can also change directory)."""
+    from click.testing import CliRunner
+
+    from tokenlint.cli import main
+
+    return CliRunner().invoke(main, [str(a) for a in args], catch_exceptions=catch_exceptions)
+
+
+def undocumented(package: str) -> list[str]:
+    """``module.name`` (and ``module.Class.method``) of every public function, class and method
+    defined in the modules of ``package`` (its own, not imported ones) without a docstring of its
+    own; a dataclass's or NamedTuple's generated ``Name(field, ...)`` does not count."""
+    import importlib
+    import inspect
+    import pkgutil
+
+    def documented(obj: object, name: str) -> bool:
+        doc = vars(obj).get("__doc__") if inspect.isclass(obj) else getattr(obj, "__doc__", None)
+        return bool(doc and doc.strip()) and not (inspect.isclass(obj) and doc.startswith(name + "("))
+
+    missing = []
+    root = importlib.import_module(package)
+    for info in pkgutil.walk_packages(root.__path__, package + "."):
+        module = importlib.import_module(info.name)
+        for name, obj in vars(module).items():
+            if name.startswith("_") or not (inspect.isfunction(obj) or inspect.isclass(obj)) \
+                    or obj.__module__ != module.__name__:
+                continue
+            if not documented(obj, name):
+                missing.append(f"{module.__name__}.{name}")
+            if inspect.isclass(obj):
+                for attr, member in vars(obj).items():
+                    func = member.fget if isinstance(member, property) else getattr(member, "__func__", member)
+                    if not attr.startswith("_") and inspect.isfunction(func) and not documented(func, attr):
+                        missing.append(f"{module.__name__}.{name}.{attr}")
+    return missing
 
 
 def check(paths: list[str], settings, *, jobs: int | None = None, cache_dir: Path | None = None,

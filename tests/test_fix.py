@@ -7,10 +7,8 @@ import shutil
 import textwrap
 
 import pytest
-from click.testing import CliRunner
 
-from helpers import FIXTURES, write
-from tokenlint.cli import main
+from helpers import FIXTURES, undocumented, write
 from tokenlint.config import load_settings
 from tokenlint.fix.driver import fix_paths
 from tokenlint.fix.result_resource import NO_RESOURCE_NOTE
@@ -293,11 +291,10 @@ def test_silent_slice_is_dropped_and_sql_cap_kept(tmp_path):
     ("def t(q: str) -> DirectoryListing | None:\n    return DirectoryListing(db.execute('SELECT * FROM t').fetchall())",
      "it returns `DirectoryListing | None`"),
 ])
-def test_unsafe_rewrites_are_refused_with_a_reason(tmp_path, body, reason):
+def test_unsafe_rewrites_are_refused_with_a_reason(tmp_path, body, reason, cli):
     path = write(tmp_path, "server.py", HEADER + "@mcp.tool()\n" + body + "\n")
     before = path.read_bytes()
-    runner = CliRunner()
-    result = runner.invoke(main, ["fix", str(path)])
+    result = cli("fix", path)
     assert result.exit_code == 1
     assert f"{path}:6: tool `t` (HIGH) not fixed: " in result.stderr
     assert reason in result.stderr
@@ -337,20 +334,20 @@ def test_lowlevel_branch_and_input_schema(tmp_path):
     assert outcomes[0].fixed
 
 
-def test_diff_writes_nothing_and_exits_1(tmp_path):
+def test_diff_writes_nothing_and_exits_1(tmp_path, cli):
     path = write(tmp_path, "server.py", LOWLEVEL)
     stat = path.stat()
-    result = CliRunner().invoke(main, ["fix", "--diff", str(path)])
+    result = cli("fix", "--diff", path)
     assert result.exit_code == 1
     assert result.stdout.startswith(f"--- {path}\n+++ {path}\n")
     assert "Would fix 1 tool in 1 file." in result.stderr
     assert path.read_text() == LOWLEVEL and path.stat().st_mtime_ns == stat.st_mtime_ns
 
 
-def test_nothing_to_fix_exits_0_and_touches_nothing(tmp_path):
+def test_nothing_to_fix_exits_0_and_touches_nothing(tmp_path, cli):
     path = write(tmp_path, "server.py", HEADER + "@mcp.tool()\ndef ping() -> str:\n    return 'ok'\n")
     stat = path.stat()
-    result = CliRunner().invoke(main, ["fix", str(path)])
+    result = cli("fix", path)
     assert result.exit_code == 0, result.stderr
     assert "Fixed 0 tools in 0 files." in result.stderr
     assert path.stat().st_mtime_ns == stat.st_mtime_ns
@@ -361,9 +358,9 @@ def test_nothing_to_fix_exits_0_and_touches_nothing(tmp_path):
     pytest.param(lambda s: b"\xef\xbb\xbf" + s.encode(), id="utf8-bom"),
     pytest.param(lambda s: ("# -*- coding: latin-1 -*-\n# caf\xe9\n" + s).encode("latin-1"), id="latin1-cookie"),
 ])
-def test_encoding_bom_and_line_endings_are_kept(tmp_path, encode):
+def test_encoding_bom_and_line_endings_are_kept(tmp_path, encode, cli):
     path = write(tmp_path, "server.py", encode(LOWLEVEL))
-    result = CliRunner().invoke(main, ["fix", str(path)])
+    result = cli("fix", path)
     assert result.exit_code == 0, result.stderr
     data = path.read_bytes()
     original = encode(LOWLEVEL)
@@ -376,11 +373,11 @@ def test_encoding_bom_and_line_endings_are_kept(tmp_path, encode):
     compile(data, str(path), "exec")
 
 
-def test_read_only_file_is_reported_and_left_alone(tmp_path):
+def test_read_only_file_is_reported_and_left_alone(tmp_path, cli):
     path = write(tmp_path, "server.py", LOWLEVEL)
     path.chmod(0o444)
     try:
-        result = CliRunner().invoke(main, ["fix", str(path)])
+        result = cli("fix", path)
     finally:
         path.chmod(0o644)
     assert result.exit_code == 2
@@ -388,7 +385,7 @@ def test_read_only_file_is_reported_and_left_alone(tmp_path):
     assert path.read_text() == LOWLEVEL
 
 
-def test_rewrite_that_does_not_parse_is_dropped(tmp_path, monkeypatch):
+def test_rewrite_that_does_not_parse_is_dropped(tmp_path, monkeypatch, cli):
     from libcst.codemod import TransformSuccess
 
     import tokenlint.fix.driver as driver
@@ -396,7 +393,7 @@ def test_rewrite_that_does_not_parse_is_dropped(tmp_path, monkeypatch):
     monkeypatch.setattr(driver, "transform_module",
                         lambda command, code: TransformSuccess(warning_messages=[], code=code + "\ndef (:\n"))
     path = write(tmp_path, "server.py", LOWLEVEL)
-    result = CliRunner().invoke(main, ["fix", str(path)])
+    result = cli("fix", path)
     assert result.exit_code == 2
     assert f"tokenlint: {path}: rewrite of dump dropped: it would not parse" in result.stderr
     assert path.read_text() == LOWLEVEL
@@ -461,16 +458,16 @@ def test_paging_sentence_goes_where_the_description_comes_from(tmp_path):
     assert PAGING_HINT not in low
 
 
-def test_no_paging_hint_flag(tmp_path):
+def test_no_paging_hint_flag(tmp_path, cli):
     from tokenlint.fix.codemod import PAGING_HINT
 
     path = write(tmp_path, "server.py", PAGING_TOOLS)
-    shown = CliRunner().invoke(main, ["fix", "--diff", str(path)])
+    shown = cli("fix", "--diff", path)
     assert PAGING_HINT in shown.stdout
-    hidden = CliRunner().invoke(main, ["fix", "--diff", "--no-paging-hint", str(path)])
+    hidden = cli("fix", "--diff", "--no-paging-hint", path)
     assert hidden.exit_code == 1 and "+def tags(cursor: Cursor = None) -> Paged[list]:" in hidden.stdout
     assert PAGING_HINT not in hidden.stdout
-    assert "--no-paging-hint" in CliRunner().invoke(main, ["fix", "--help"]).stdout
+    assert "--no-paging-hint" in cli("fix", "--help").stdout
 
 
 def test_a_named_tool_module_is_fixed_with_its_server_read_from_disk(tmp_path):
@@ -572,3 +569,7 @@ def test_a_server_made_in_a_function_gets_a_note_instead(tmp_path):
     ''')
     assert "fit_response(" in new and "register_result_resource" not in new
     assert [o.notes for o in outcomes] == [(NO_RESOURCE_NOTE,)]
+
+
+def test_every_public_fix_function_and_class_has_a_docstring():
+    assert undocumented("tokenlint.fix") == []

@@ -8,11 +8,9 @@ import json
 from types import SimpleNamespace
 
 import pytest
-from click.testing import CliRunner
 
-from helpers import write
+from helpers import run_cli, write
 from report_project import make_project
-from tokenlint.cli import main
 from tokenlint.model import CheckResult, Finding, Risk, ToolId, ToolReport
 from tokenlint.progress import MIN_FILES, ProgressBar, make_progress
 from tokenlint.report import FORMATS, is_human, render
@@ -20,7 +18,7 @@ from tokenlint.rules import REGISTRY
 
 
 def check(*args):
-    return CliRunner().invoke(main, ["check", *map(str, args)], catch_exceptions=False)
+    return run_cli("check", *args)
 
 
 @pytest.fixture

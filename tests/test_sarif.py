@@ -17,12 +17,10 @@ import tempfile
 
 import jsonschema
 import pytest
-from click.testing import CliRunner
 
-from helpers import USER_CACHE, write
+from helpers import USER_CACHE, run_cli, write
 from report_project import make_project
 from tokenlint._version import __version__
-from tokenlint.cli import main
 from tokenlint.rules import REGISTRY, all_rules
 
 SCHEMA_PACKAGE = "@microsoft/jest-sarif@1.0.0-beta.0"
@@ -72,7 +70,7 @@ def sarif_validator():
 
 
 def sarif_of(*args) -> tuple[int, dict]:
-    result = CliRunner().invoke(main, ["check", "--format", "sarif", *map(str, args)], catch_exceptions=False)
+    result = run_cli("check", "--format", "sarif", *args)
     assert result.stderr == ""
     return result.exit_code, json.loads(result.stdout)
 

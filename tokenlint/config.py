@@ -79,7 +79,8 @@ class Settings:
         return not any(code.startswith(p) and len(p) >= best for p in self.ignore)
 
 
-_KEYS = {
+#: Key of [tool.tokenlint] -> the TOML type its value must have.
+_KEYS: dict[str, type[Any]] = {
     "select": list, "ignore": list, "extend-select": list, "exclude": list,
     "extend-exclude": list, "per-file-ignores": dict, "max-response-tokens": int,
     "max-definition-tokens": int, "fail-on": str, "extra-sources": dict, "extra-bounds": list,

@@ -9,9 +9,12 @@ machine format (json, sarif, github) get nothing. ``make_progress`` returns the 
 from __future__ import annotations
 
 import sys
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 import click
+
+if TYPE_CHECKING:
+    from click._termui_impl import ProgressBar as ClickProgressBar
 
 #: Below this many files a run takes a few seconds at most: a bar would only flicker.
 MIN_FILES = 300
@@ -24,7 +27,7 @@ class ProgressBar:
     def __init__(self, stream: TextIO, min_files: int = MIN_FILES) -> None:
         self.stream = stream
         self.min_files = min_files
-        self._bar = None
+        self._bar: ClickProgressBar[int] | None = None
         self._done = 0
 
     def __call__(self, done: int, total: int) -> None:
@@ -41,6 +44,7 @@ class ProgressBar:
     def close(self) -> None:
         """Finish the bar (fill it, end its line) if one was drawn."""
         if self._bar is not None:
+            assert self._bar.length is not None  # created with length=total
             self._bar.update(self._bar.length - self._done)
             self._bar.__exit__(None, None, None)
             self._bar = None

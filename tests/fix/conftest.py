@@ -31,6 +31,7 @@ sys.path.insert(0, str(REPO / "tests" / "runtime"))
 import runtime_sdk_envs as sdk_envs  # noqa: E402  (owned by the runtime tests; reused as is)
 from fix_e2e_calls import BUDGET_TOKENS, CALLS, SERVERS  # noqa: E402
 from fix_e2e_data import write_dataset  # noqa: E402
+from fix_e2e_servers import run_tokenlint  # noqa: E402
 
 
 @dataclass
@@ -44,7 +45,7 @@ class FixedCopy:
 
     def tokenlint(self, which: str, *args: str) -> subprocess.CompletedProcess:
         """``python -m tokenlint ARGS`` run in the ``original`` or ``rewritten`` copy."""
-        return _tokenlint(list(args), cwd=getattr(self, which))
+        return run_tokenlint(list(args), cwd=getattr(self, which))
 
     def check_json(self, which: str) -> dict[str, Any]:
         """``tokenlint check --format json .`` run in the original or rewritten copy."""
@@ -54,20 +55,13 @@ class FixedCopy:
         return json.loads(proc.stdout)
 
 
-def _tokenlint(args: list[str], cwd: Path) -> subprocess.CompletedProcess:
-    env = dict(os.environ)
-    env["PYTHONPATH"] = str(REPO) + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
-    return subprocess.run([sys.executable, "-m", "tokenlint", *args], cwd=cwd, env=env,
-                          capture_output=True, text=True, timeout=300)
-
-
 @pytest.fixture(scope="session")
 def fixed_copy(tmp_path_factory) -> FixedCopy:
     root = tmp_path_factory.mktemp("fix-e2e")
     original, rewritten = root / "original", root / "rewritten"
     shutil.copytree(RUNNABLE, original, ignore=shutil.ignore_patterns("__pycache__"))
     shutil.copytree(RUNNABLE, rewritten, ignore=shutil.ignore_patterns("__pycache__"))
-    fix = _tokenlint(["fix", "--max-response-tokens", str(BUDGET_TOKENS), "."], cwd=rewritten)
+    fix = run_tokenlint(["fix", "--max-response-tokens", str(BUDGET_TOKENS), "."], cwd=rewritten)
     return FixedCopy(original, rewritten, fix, write_dataset(root / "data"))
 
 

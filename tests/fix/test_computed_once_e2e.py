@@ -15,43 +15,29 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-import runtime_sdk_envs as sdk_envs  # tests/runtime/, on sys.path through tests/fix/conftest.py
-
-HERE = Path(__file__).resolve().parent
-REPO = HERE.parents[1]
-
-
-def _tokenlint(args: list[str], cwd: Path) -> subprocess.CompletedProcess:
-    env = dict(os.environ)
-    env["PYTHONPATH"] = str(REPO) + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
-    return subprocess.run([sys.executable, "-m", "tokenlint", *args], cwd=cwd, env=env,
-                          capture_output=True, text=True, timeout=300)
-
-BUDGET_TOKENS = 1000
-
-HEADERS = {
-    "fastmcp-v1": "from mcp.server.fastmcp import FastMCP\n\nmcp = FastMCP(\"once\")\n",
-    "mcpserver-v2": "from mcp.server.mcpserver import MCPServer\n\nmcp = MCPServer(\"once\")\n",
-    "fastmcp": "from fastmcp import FastMCP\n\nmcp = FastMCP(\"once\")\n",
-}
+from fix_e2e_servers import (
+    BUDGET_TOKENS,
+    EXECUTED,
+    MCPSERVER_HTTP_MAIN,
+    NOTES,
+    READ_NOTES_TOOL,
+    assert_fix_is_idempotent,
+    drive_rewritten,
+    drive_two_sessions,
+    run_tokenlint,
+    script_name,
+    server_header,
+    write_and_fix,
+)
 
 BODY = '''
 DB = os.environ["ONCE_DB"]
 NOTES = Path(os.environ["ONCE_NOTES"])
-COUNTS = Path(os.environ["ONCE_COUNTS"])
-
-
-def _executed(source: str) -> None:
-    """One line per execution of a data source: what the test counts."""
-    with COUNTS.open("a", encoding="utf-8") as fh:
-        fh.write(source + "\\n")
-
+''' + EXECUTED + '''
 
 @mcp.tool()
 def list_rows(kind: str = "a") -> list[dict]:
@@ -82,7 +68,7 @@ if __name__ == "__main__":
     mcp.run()
 '''
 
-#: (id, venv, header)
+#: (id, venv, SDK generation of fix_e2e_servers.SERVER_CLASSES)
 SERVERS = [
     ("fastmcp-v1", "mcp1", "fastmcp-v1"),
     ("mcpserver-v2", "mcp2", "mcpserver-v2"),
@@ -98,39 +84,32 @@ CALLS = [
 ]
 
 
-def _source(header: str) -> str:
+def _source(kind: str) -> str:
     return ('"""A server whose data sources count their executions."""\n\nimport json\nimport os\n'
-            "import sqlite3\nfrom pathlib import Path\n\n" + HEADERS[header] + BODY)
+            "import sqlite3\nfrom pathlib import Path\n\n" + server_header(kind, "once") + BODY)
 
 
 @pytest.fixture(scope="module")
 def rewritten(tmp_path_factory) -> Path:
     """The four servers, rewritten by ``tokenlint fix``; and their data."""
     root = tmp_path_factory.mktemp("computed-once")
-    for server_id, _, header in SERVERS:
-        (root / f"{server_id.replace('-', '_')}.py").write_text(_source(header), encoding="utf-8")
-    fix = _tokenlint(["fix", "--max-response-tokens", str(BUDGET_TOKENS), "."], cwd=root)
-    assert fix.returncode == 0, fix.stderr
+    write_and_fix(root, {server_id: _source(kind) for server_id, _, kind in SERVERS})
     conn = sqlite3.connect(root / "data.db")
     conn.execute("CREATE TABLE rows (id INTEGER PRIMARY KEY, kind TEXT, body TEXT)")
     conn.executemany("INSERT INTO rows VALUES (?, ?, ?)",
                      [(i, "ab"[i % 2], f"row {i} " + "lorem ipsum " * 8) for i in range(400)])
     conn.commit()
     conn.close()
-    (root / "notes.txt").write_text(
-        "".join(f"note {i}: the quick brown fox jumps over the lazy dog\n" for i in range(600)),
-        encoding="utf-8")
+    (root / "notes.txt").write_text(NOTES, encoding="utf-8")
     return root
 
 
 def test_fix_adds_computed_once_once(rewritten):
     for server_id, _, _ in SERVERS:
-        code = (rewritten / f"{server_id.replace('-', '_')}.py").read_text(encoding="utf-8")
+        code = (rewritten / script_name(server_id)).read_text(encoding="utf-8")
         assert code.count("@computed_once\n") == 3, code
         assert code.count("@mcp.tool()\n@computed_once\n") == 3, code
-    again = _tokenlint(["fix", "--diff", "--max-response-tokens", str(BUDGET_TOKENS), "."],
-                       cwd=rewritten)
-    assert (again.returncode, again.stdout) == (0, ""), again.stderr
+    assert_fix_is_idempotent(rewritten)
 
 
 @pytest.mark.parametrize("server_id,venv", [(s, v) for s, v, _ in SERVERS])
@@ -138,18 +117,9 @@ def test_one_execution_for_all_pages(rewritten, server_id, venv, tmp_path):
     if os.environ.get("TOKENLINT_SKIP_E2E"):
         pytest.skip("TOKENLINT_SKIP_E2E is set")
     counts = tmp_path / "counts.txt"
-    script = rewritten / f"{server_id.replace('-', '_')}.py"
-    spec = {"servers": {"rewritten": str(script)},
-            "env": {"ONCE_DB": str(rewritten / "data.db"), "ONCE_NOTES": str(rewritten / "notes.txt"),
-                    "ONCE_COUNTS": str(counts)},
-            "calls": CALLS}
-    spec_path, out = tmp_path / "spec.json", tmp_path / "out.json"
-    spec_path.write_text(json.dumps(spec), encoding="utf-8")
-    proc = subprocess.run([str(sdk_envs.ensure_venv(venv)), str(HERE / "fix_e2e_driver.py"), str(spec_path),
-                           str(out)], cwd=str(HERE), env=sdk_envs.driver_env(), capture_output=True,
-                          text=True, timeout=600)
-    assert proc.returncode == 0, proc.stderr[-4000:]
-    calls = json.loads(out.read_text(encoding="utf-8"))["rewritten"]["calls"]
+    env = {"ONCE_DB": str(rewritten / "data.db"), "ONCE_NOTES": str(rewritten / "notes.txt"),
+           "ONCE_COUNTS": str(counts)}
+    calls = drive_rewritten(venv, rewritten / script_name(server_id), env, CALLS, tmp_path)
     pages = {}
     for call in calls:
         assert call["exception"] is None, call
@@ -163,25 +133,9 @@ def test_one_execution_for_all_pages(rewritten, server_id, venv, tmp_path):
 
 # -- sessions: mcp 2.x MCPServer tools get a Context parameter ---------------------------------
 
-SESSION_SERVER = '''"""An mcp 2.x MCPServer tool with no Context parameter, served over streamable HTTP."""
-
-import os
-from pathlib import Path
-
-from mcp.server.mcpserver import MCPServer
-
-mcp = MCPServer("sessions")
-
-
-@mcp.tool()
-def read_notes() -> str:
-    """The whole notes file."""
-    return Path(os.environ["ONCE_NOTES"]).read_text(encoding="utf-8")
-
-
-if __name__ == "__main__":
-    mcp.run(transport="streamable-http", host="127.0.0.1", port=int(os.environ["TL_HTTP_PORT"]))
-'''
+SESSION_SERVER = ('"""An mcp 2.x MCPServer tool with no Context parameter, served over streamable HTTP."""\n\n'
+                  "import os\nfrom pathlib import Path\n\n" + server_header("mcpserver-v2", "sessions")
+                  + READ_NOTES_TOOL + MCPSERVER_HTTP_MAIN)
 
 
 def test_mcpserver_cursor_replayed_from_another_session_is_refused(rewritten, tmp_path):
@@ -191,18 +145,12 @@ def test_mcpserver_cursor_replayed_from_another_session_is_refused(rewritten, tm
         pytest.skip("TOKENLINT_SKIP_E2E is set")
     script = tmp_path / "sessions_v2.py"
     script.write_text(SESSION_SERVER, encoding="utf-8")
-    fix = _tokenlint(["fix", "--max-response-tokens", str(BUDGET_TOKENS), script.name], cwd=tmp_path)
+    fix = run_tokenlint(["fix", "--max-response-tokens", str(BUDGET_TOKENS), script.name], cwd=tmp_path)
     assert fix.returncode == 0, fix.stderr
     code = script.read_text(encoding="utf-8")
     assert "from mcp.server.mcpserver import Context, MCPServer" in code
     assert "ctx: Context | None = None" in code and "session_id=session_id_from_context(ctx)" in code
-    out = tmp_path / "out.json"
-    env = dict(sdk_envs.driver_env(), ONCE_NOTES=str(rewritten / "notes.txt"))
-    proc = subprocess.run([str(sdk_envs.ensure_venv("mcp2")), str(HERE / "session_http_driver.py"),
-                           str(script), "read_notes", "{}", str(out)], cwd=str(HERE), env=env,
-                          capture_output=True, text=True, timeout=300)
-    assert proc.returncode == 0, proc.stderr[-4000:]
-    seen = json.loads(out.read_text(encoding="utf-8"))
+    seen = drive_two_sessions("mcp2", script, rewritten / "notes.txt", tmp_path)
     assert seen["first_paged"]
     assert seen["foreign"]["is_error"], seen
     assert "cursor belongs to another client session" in seen["foreign"]["text"]

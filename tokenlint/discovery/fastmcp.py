@@ -9,6 +9,7 @@ name=...)``, ``x.add_tool(Tool.from_function(fn, name=...))``, ``x.tool(fn)``, a
 from __future__ import annotations
 
 import weakref
+from typing import cast
 
 import libcst as cst
 
@@ -25,6 +26,7 @@ from tokenlint.discovery.values import (
     string_value,
     subclasses,
 )
+from tokenlint.source.functions import parameters
 from tokenlint.source.walk import walk
 from tokenlint.source.imports import dotted_name
 from tokenlint.source.project import ParsedModule, Project
@@ -206,7 +208,8 @@ def _call_registration(
             assert isinstance(fn, cst.FunctionDef)
             name = _registration_name(values, mod, name_call, scope, cls, env, skip_first=name_call is call)
             if name is None and wrapper is not None:
-                name = _registration_name(values, wrapper.mod, wrapper.node, wrapper.scope, wrapper.cls, env, skip_first=True)
+                wrapper_call = cast(cst.Call, wrapper.node)  # callables' wrappers are calls
+                name = _registration_name(values, wrapper.mod, wrapper_call, wrapper.scope, wrapper.cls, env, skip_first=True)
             fcls = target.cls if target.mod.functions.get(f"{target.cls}.{fn.name.value}") is fn else None
             out.append(_make(target.mod, servers, fn, server, name or fn.name.value, fcls, call))
     if not out and unresolved is not None:
@@ -242,7 +245,7 @@ def _registry_write(
     out: list[ToolDef] = []
     for env in values.loop_envs(chain, mod, assign):
         for fn_val, wrapper in values.callables(Val(mod, assign.value, scope, cls), env):
-            fn = fn_val.node
+            fn = cast(cst.FunctionDef, fn_val.node)  # callables yields only defs
             name = string_value(values, Val(mod, key, scope, cls), env) or fn.name.value
             out.append(_make(fn_val.mod, servers, fn, server, name, fn_val.cls, assign))
     if out:
@@ -250,7 +253,7 @@ def _registry_write(
     loops = [a for a, _ in chain if isinstance(a, cst.For) and isinstance(a.target, cst.Name)]
     if loops:
         loop = loops[-1]
-        var = loop.target.value
+        var = cast(cst.Name, loop.target).value  # (loops keeps For over a Name)
         objs = _plugin_classes(values, mod, scope, cls, loop)
         method = _named_method(assign.value, var)
         for cmod, cdef in objs:
@@ -258,11 +261,11 @@ def _registry_write(
             hit = find_method(values, cmod, cdef, meth_name) if meth_name else None
             if hit is None:
                 continue
-            name = _object_name(values, cmod, cdef, key, var)
-            if name is None:
+            obj_name = _object_name(values, cmod, cdef, key, var)
+            if obj_name is None:
                 continue
             mmod, fn, owner = hit
-            out.append(_make(mmod, servers, fn, server, name, owner, fn))
+            out.append(_make(mmod, servers, fn, server, obj_name, owner, fn))
     if not out and unresolved is not None:
         unresolved.append((mod, assign, f"the tools written into `{table}` by `{_code(mod, assign)}` could not be resolved"))
     return out
@@ -271,7 +274,7 @@ def _registry_write(
 def _plugin_classes(values: Values, mod, scope, cls, loop: cst.For):
     """The classes of the objects a loop iterates over (items listed, else subclasses of the
     item type declared by the iterable's return annotation)."""
-    out = []
+    out: list[tuple[ParsedModule, cst.ClassDef]] = []
     for item in values.elements(Val(mod, loop.iter, scope, cls)):
         for leaf in values.expand(item):
             node = leaf.node.func if isinstance(leaf.node, cst.Call) else leaf.node
@@ -367,8 +370,7 @@ def _string_of(values: Values, v: Val, env) -> str | None:
 
 
 def _param_names(fn: cst.FunctionDef) -> set[str]:
-    ps = fn.params
-    return {p.name.value for p in [*ps.posonly_params, *ps.params, *ps.kwonly_params]}
+    return {p.name.value for p in parameters(fn)}
 
 
 def _decorated_by(values: Values, mod: ParsedModule, scope, param: str, cls: str | None):

@@ -16,6 +16,8 @@ A handler with no recognisable dispatch is reported as one tool named after the 
 
 from __future__ import annotations
 
+from typing import cast
+
 import libcst as cst
 
 from tokenlint.discovery import ArgsStyle, ToolDef, function_body
@@ -56,7 +58,7 @@ def find_lowlevel_tools(mod: ParsedModule, project: Project, servers: ServerRegi
                     srv = servers.server_of(mod, target.value, project)
                     if srv is not None and srv[1] == FRAMEWORK:
                         scope = context_of(mod, node)[0]
-                        key = (srv[0], id(scope[-1]) if scope else None)
+                        key: object = (srv[0], id(scope[-1]) if scope else None)
                         if target.attr.value == "call_tool":
                             handlers.append((node, key))
                         else:
@@ -292,7 +294,7 @@ class _Dispatch:
             found = [leaf.node for leaf in self.values.expand(Val(self.mod, table, self.scope), calls=True)
                      if leaf.mod is self.mod and isinstance(leaf.node, cst.Dict)]
             if found:
-                return found  # type: ignore[return-value]
+                return found
         mapping = self.dict_literal(dotted_name(table))
         return [mapping] if mapping is not None else []
 
@@ -333,7 +335,7 @@ class _Dispatch:
                 self.registry_names.add(name)
 
     def dict_literal(self, name: str | None) -> cst.Dict | None:
-        return self._literal(name, cst.Dict)  # type: ignore[return-value]
+        return self._literal(name, cst.Dict)
 
     def list_literal(self, name: str | None):
         return self._literal(name, (cst.List, cst.Tuple))
@@ -579,7 +581,7 @@ def _add_objects(d: _Dispatch, items: list[Val], method: str | None, attr: str |
                 if key in kw:
                     name = string_value(values, Val(leaf.mod, kw[key], leaf.scope, leaf.cls))
                 if fn_val is not None and name is not None:
-                    fn = fn_val.node
+                    fn = cast(cst.FunctionDef, fn_val.node)  # callables yields only defs
                     d.add(name, fn, function_body(fn), func=fn, module=fn_val.mod)
                 continue
             hit = class_of(values, Val(leaf.mod, call.func, leaf.scope, leaf.cls))
@@ -614,12 +616,15 @@ def _wrapped_function(values: Values, call: cst.Call, leaf: Val):
     if target is None:
         return None
     found = values.callables(Val(leaf.mod, target, leaf.scope, leaf.cls))
-    if not found or not isinstance(found[0][0].node, cst.FunctionDef):
+    if not found:
         return None
     fn_val = found[0][0]
+    fn = fn_val.node
+    if not isinstance(fn, cst.FunctionDef):
+        return None
     name_arg = next((a.value for a in call.args if a.keyword is not None and a.keyword.value == "name"), None)
     name = string_value(values, Val(leaf.mod, name_arg, leaf.scope, leaf.cls)) if name_arg is not None else None
-    return fn_val, name or fn_val.node.name.value
+    return fn_val, name or fn.name.value
 
 
 #: Keys of a tool record that describe a tool to a client (a registry of such records, each with
@@ -695,7 +700,7 @@ def _records(values: Values, mod: ParsedModule, name: str, depth: int):
                 if hit is not None:
                     yield from _records(values, hit[0], hit[1], depth + 1)
             continue
-        if not isinstance(el.value, cst.Dict):
+        if not isinstance(el, cst.DictElement) or not isinstance(el.value, cst.Dict):
             continue
         entries = {_string(e.key): e.value for e in el.value.elements if isinstance(e, cst.DictElement)}
         if not _RECORD_SCHEMA_KEYS & {k for k in entries if k}:

@@ -69,8 +69,8 @@ def ancestors(mod: ParsedModule, node: cst.CSTNode) -> list[tuple[cst.CSTNode, s
                 chain.append(up)
                 up = parent[id(up)]
             chain.reverse()
-            out = []
-            cls = None
+            out: list[tuple[cst.CSTNode, str | None]] = []
+            cls: str | None = None
             for anc in chain:
                 out.append((anc, cls))
                 if isinstance(anc, cst.ClassDef):
@@ -186,9 +186,9 @@ class Values:
             if dn is not None:
                 head, _, rest = dn.partition(".")
                 if head in ("self", "cls") and v.cls and "." not in rest:
-                    fn = v.mod.functions.get(f"{v.cls}.{rest}")
-                    if fn is not None:
-                        return [Val(v.mod, fn, (fn,), v.cls)]
+                    method = v.mod.functions.get(f"{v.cls}.{rest}")
+                    if method is not None:
+                        return [Val(v.mod, method, (method,), v.cls)]
                     return [v]
                 qn = v.mod.imports.qualify_dotted(dn) if head not in env else None
                 if qn:
@@ -279,24 +279,24 @@ class Values:
                     else:
                         out.append(Val(leaf.mod, el.value, leaf.scope, leaf.cls))
             elif isinstance(node, cst.Dict):
-                for el in node.elements:
-                    if isinstance(el, cst.DictElement):
-                        out.append(Val(leaf.mod, el.key, leaf.scope, leaf.cls))
+                for entry in node.elements:
+                    if isinstance(entry, cst.DictElement):
+                        out.append(Val(leaf.mod, entry.key, leaf.scope, leaf.cls))
             elif isinstance(node, cst.Call) and depth < MAX_DEPTH:
                 func = node.func
                 if isinstance(func, cst.Attribute) and func.attr.value in ("items", "values", "keys") and not node.args:
                     for table in self.expand(Val(leaf.mod, func.value, leaf.scope, leaf.cls), {}, calls=True, depth=depth + 1):
                         if not isinstance(table.node, cst.Dict):
                             continue
-                        for el in table.node.elements:
-                            if not isinstance(el, cst.DictElement):
+                        for entry in table.node.elements:
+                            if not isinstance(entry, cst.DictElement):
                                 continue
                             if func.attr.value == "keys":
-                                out.append(Val(table.mod, el.key, table.scope, table.cls))
+                                out.append(Val(table.mod, entry.key, table.scope, table.cls))
                             elif func.attr.value == "values":
-                                out.append(Val(table.mod, el.value, table.scope, table.cls))
+                                out.append(Val(table.mod, entry.value, table.scope, table.cls))
                             else:
-                                pair = cst.Tuple([cst.Element(el.key), cst.Element(el.value)])
+                                pair = cst.Tuple([cst.Element(entry.key), cst.Element(entry.value)])
                                 out.append(Val(table.mod, pair, table.scope, table.cls))
                 elif dotted_name(func) in ("list", "tuple", "sorted", "reversed", "set", "iter") and node.args:
                     out.extend(self.elements(Val(leaf.mod, node.args[0].value, leaf.scope, leaf.cls), {}, depth + 1))
@@ -510,10 +510,14 @@ def instance_attr(values: Values, mod: ParsedModule, cdef: cst.ClassDef, attr: s
     for stmt in body:
         if isinstance(stmt, cst.SimpleStatementLine):
             for small in stmt.body:
-                targets = ([t.target for t in small.targets] if isinstance(small, cst.Assign)
-                           else [small.target] if isinstance(small, cst.AnnAssign) and small.value is not None else [])
+                if isinstance(small, cst.Assign):
+                    targets, value = [t.target for t in small.targets], small.value
+                elif isinstance(small, cst.AnnAssign) and small.value is not None:
+                    targets, value = [small.target], small.value
+                else:
+                    continue
                 if any(dotted_name(t) == attr for t in targets):
-                    return string_value(values, Val(mod, small.value))  # type: ignore[union-attr]
+                    return string_value(values, Val(mod, value))
     init = mod.functions.get(f"{cdef.name.value}.__init__")
     if init is None:
         for base in cdef.bases:

@@ -24,6 +24,7 @@ from tokenlint.fix.cst_helpers import node_code, variable_names
 from tokenlint.fix.edits import FilePlan, FunctionEdit, NodeKey, Wrap
 from tokenlint.fix.layout import layout_statement
 from tokenlint.fix.style import Style
+from tokenlint.source.functions import NAMED_PARAMETER_FIELDS, parameters
 from tokenlint.source.imports import dotted_name
 from tokenlint.source.walk import walk
 
@@ -334,8 +335,7 @@ def _parameters_on_one_line(fn: cst.FunctionDef) -> cst.FunctionDef:
     if "\n" in node_code(fn.params):
         return fn
     params = fn.params
-    groups = ["posonly_params", "params", "kwonly_params"]
-    items = [(g, i) for g in groups for i in range(len(getattr(params, g)))]
+    items = [(g, i) for g in NAMED_PARAMETER_FIELDS for i in range(len(getattr(params, g)))]
     changes: dict[str, object] = {}  # ``Parameters`` field → new value
     closing = cst.ParenthesizedWhitespace(indent=True, last_line=cst.SimpleWhitespace(""))
     # black and ruff give a lone parameter split from its ``def`` a trailing comma
@@ -366,11 +366,10 @@ def _one_parameter_per_line(fn: cst.FunctionDef) -> cst.FunctionDef:
         return cst.ParenthesizedWhitespace(indent=True, last_line=cst.SimpleWhitespace(extra))
 
     params = fn.params
-    groups = ["posonly_params", "params", "kwonly_params"]
-    ordered = [(g, i) for g in groups for i in range(len(getattr(params, g)))]
+    ordered = [(g, i) for g in NAMED_PARAMETER_FIELDS for i in range(len(getattr(params, g)))]
     last = ordered[-1] if ordered and params.star_kwarg is None else None
     changes: dict[str, object] = {}  # ``Parameters`` field → new value
-    for g in groups:
+    for g in NAMED_PARAMETER_FIELDS:
         items = list(getattr(params, g))
         for i, p in enumerate(items):
             after = ws("") if (g, i) == last else ws("    ")
@@ -421,7 +420,7 @@ def _add_cursor(params: cst.Parameters, before_params: cst.BaseParenthesizableWh
     keyword_only = bool(params.kwonly_params) or isinstance(params.star_arg, (cst.Param, cst.ParamStar)) \
         or params.star_kwarg is not None
     group = list(params.kwonly_params if keyword_only else params.params)
-    everything = [*params.posonly_params, *params.params, *params.kwonly_params]
+    everything = parameters(params)
     last_comma = group[-1].comma if group else None
     if group and isinstance(last_comma, cst.Comma) and params.star_kwarg is None:
         last = group[-1]

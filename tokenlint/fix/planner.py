@@ -42,6 +42,7 @@ from tokenlint.fix.cst_helpers import free_name, is_inside, node_code, rebound_n
 from tokenlint.fix.edits import NOT_LOW_REASON, FilePlan, FunctionEdit, NodeKey, ToolOutcome, Wrap
 from tokenlint.fix.result_resource import plan_result_resources
 from tokenlint.model import Risk
+from tokenlint.source.functions import parameters
 from tokenlint.source.imports import dotted_name
 from tokenlint.source.project import ParsedModule
 from tokenlint.source.walk import code_children, walk  # skip whitespace; ~10x faster than .children
@@ -153,7 +154,7 @@ def _signature_tool(plan: FilePlan, mod: ParsedModule, facts: ToolFacts, max_tok
     """Plan the edits of a FastMCP-style tool's ``def`` (``cursor``, ``Paged[...]``, context,
     snapshot); returns how its returned values are wrapped. Raises ``Unfixable``."""
     fn = facts.tool.func
-    params = [*fn.params.posonly_params, *fn.params.params, *fn.params.kwonly_params]
+    params = parameters(fn)
     names = [p.name.value for p in params]
     if "cursor" in names:
         raise Unfixable("it already has a `cursor` parameter of its own; tokenlint.runtime needs that argument name")
@@ -459,8 +460,7 @@ def _plan_clamps(plan: FilePlan, mod: ParsedModule, facts: ToolFacts, notes: lis
         node = flow.param_site.node
         if isinstance(node, cst.Param) and facts.tool.args_style == ArgsStyle.SIGNATURE:
             annotation = node_code(node.annotation.annotation) if node.annotation else ""
-            fn = facts.tool.func.params
-            own = any(node is p for p in [*fn.posonly_params, *fn.params, *fn.kwonly_params])
+            own = any(node is p for p in parameters(facts.tool.func))
             if not own or node.name.value != flow.param or not is_int_annotation(annotation or "int"):
                 # ``params.max`` of a model parameter, or a helper's own ``max`` parameter:
                 # nothing of the tool's to rebind at the top of its body

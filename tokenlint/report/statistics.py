@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from collections import Counter
 
-from tokenlint.model import CheckResult
+from tokenlint.model import CheckResult, Finding
 
 #: Formats ``--statistics`` can be printed in.
 STATISTICS_FORMATS = ("text", "json")
@@ -19,7 +19,7 @@ STATISTICS_FORMATS = ("text", "json")
 def statistics(result: CheckResult) -> list[dict]:
     """Per rule code: name, count, fixable; sorted by count (descending), then code."""
     n = Counter(f.code for f in result.findings)
-    first = {}
+    first: dict[str, Finding] = {}
     for f in result.findings:
         first.setdefault(f.code, f)
     return [

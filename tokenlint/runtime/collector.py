@@ -71,7 +71,8 @@ def parse_tool_result(result: Any) -> Any:
 
 
 def page_next_action(page: Any) -> dict[str, Any] | None:
-    """The ``next_action`` of a parsed page, or None."""
+    """The ``next_action`` of a parsed page (``parse_tool_result``): a copy of its
+    ``{"tool": str, "arguments": {...}}``, or None on the last page or a result never paged."""
     if isinstance(page, Mapping):
         na = page.get("next_action")
         if isinstance(na, Mapping) and "tool" in na:
@@ -100,7 +101,12 @@ def _list_key(page: Mapping[str, Any]) -> str:
 
 
 def merge_pages(pages: Sequence[Any], strategy: str | Callable[[list[Any]], Any] = "merge") -> Any:
-    """Merge parsed pages with ``strategy`` (see the module docstring)."""
+    """Merge parsed pages (``parse_tool_result`` results, in order) with ``strategy`` (see the
+    module docstring): for ``"merge"`` the original value (a text, a list of records, a dict
+    holding them, or any JSON value), None for no pages.
+
+    Raises ``ValueError`` for an unknown strategy name, or, with ``"merge"``, a page of record
+    pages that is not a mapping; ``IndexError`` for ``"first"``/``"last"`` with no pages."""
     pages = list(pages)
     if callable(strategy):
         return strategy(pages)

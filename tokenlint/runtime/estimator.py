@@ -248,7 +248,8 @@ class TokenEstimator:
         return counted <= max_tokens
 
     def count(self, value: Any) -> int:
-        """Tokens of ``value``: ``count_text_tokens`` for a str, ``count_json_tokens`` otherwise."""
+        """Tokens of ``value``: ``count_text_tokens`` for a str, ``count_json_tokens`` otherwise.
+        Raises ``ValueError`` for a value that refers to itself (``render_json``)."""
         if isinstance(value, str):
             return self.count_text_tokens(value)
         return self.count_json_tokens(value)
@@ -268,7 +269,8 @@ class TokenEstimator:
 
     # -- JSON values ---------------------------------------------------------------------------
     def render(self, value: Any) -> str:
-        """``value`` as the model sees it: a str as is, anything else as SDK-rendered JSON."""
+        """``value`` as the model sees it: a str as is, anything else as SDK-rendered JSON (or
+        ``renderer``'s text). Raises ``ValueError`` for a value that refers to itself."""
         if isinstance(value, str):
             return value
         if self.renderer is not None:

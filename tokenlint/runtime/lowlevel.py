@@ -33,7 +33,9 @@ CURSOR_INPUT_SCHEMA: dict[str, Any] = {
 }
 
 def with_cursor_parameter(input_schema: Mapping[str, Any]) -> dict[str, Any]:
-    """A copy of a tool's ``inputSchema`` with an optional ``cursor`` property added."""
+    """A copy of a tool's ``inputSchema`` (a JSON Schema dict) with an optional ``cursor``
+    property added (``CURSOR_INPUT_SCHEMA``; ``"type": "object"`` filled in when absent). The
+    given schema is not changed."""
     schema = copy.deepcopy(dict(input_schema))
     schema.setdefault("type", "object")
     schema.setdefault("properties", {})["cursor"] = dict(CURSOR_INPUT_SCHEMA)

@@ -27,7 +27,9 @@ _CACHE: dict[tuple[Any, ...], type] = {}
 
 
 def flavoured(cls: type, kind: str) -> type:
-    """``cls`` or a subclass of ``cls`` and the loaded SDKs' error classes of ``kind``."""
+    """``cls`` or a subclass of ``cls`` and the loaded SDKs' error classes of ``kind``
+    (``"tool"``: ``ToolError``, ``"resource"``: ``ResourceError``), created once per set of
+    bases. Raises ``KeyError`` for another ``kind``."""
     bases: list[type] = []
     for module_name, attr in _SDK_ERRORS[kind]:
         module = sys.modules.get(module_name)

@@ -9,7 +9,7 @@
 ``fields`` lists up to ``max_fields`` keys of dict records with the JSON types seen in a sample
 (up to ``sample_size`` records, evenly spread); ``value_counts`` gives, for scalar fields with at
 most ``max_values`` distinct values over *all* omitted records (low cardinality), the count of
-each value. Non-dict records get ``{"count": n, "types": {...}}``.
+each value. Non-dict records get ``{"count": n, "types": ["int", "str", ...]}``.
 """
 
 from __future__ import annotations
@@ -123,5 +123,9 @@ class OmittedSummarizer:
 
 
 def summarize_omitted(records: Sequence[Any], **options: Any) -> dict[str, Any]:
-    """Summary of ``records`` (the ones a page leaves out); see the module docstring."""
+    """Summary of ``records`` (the ones a page leaves out): ``{"count": n, "fields": {key: json
+    types}, "value_counts": {key: {value as str: count}}}`` for dict records, ``{"count": n,
+    "types": [json type names]}`` otherwise (module docstring). ``options``: ``max_fields``,
+    ``max_values``, ``sample_size`` (counts of keys, values and records), as for
+    ``OmittedSummarizer``."""
     return OmittedSummarizer(records, **options).summary(0)

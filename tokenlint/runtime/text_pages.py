@@ -150,6 +150,9 @@ def split_text(
     footer reserve included by the caller); ``body_budget_tokens`` is the budget for one body, in
     tokens. Every page holds at least one character, so a budget below a few tokens can overflow;
     callers keep budgets sane (``fit_response`` requires at least 50 tokens).
+
+    Returns the pages in order; their ``start``..``end`` ranges (characters) cover ``text``
+    without gap or overlap; one empty page for an empty text.
     """
     n = len(text)
     if n == 0:
@@ -234,7 +237,11 @@ def format_footer(
     next_action: dict[str, Any] | None,
     continued_fence: str | None = None,
 ) -> str:
-    """The footer appended to a text page (see the module docstring); ``page`` is 1-based."""
+    """The footer appended to a text page (see the module docstring): a str starting with a blank
+    line. ``page`` is 1-based, of ``pages``; ``page_tokens`` (this page's body) and
+    ``total_tokens`` (the whole text) are tokens; ``next_action`` is ``response.next_action``'s
+    dict (None on the last page); ``continued_fence`` the opening line of a code block the next
+    page reopens."""
     out = f"\n\n--- Page {page} of {pages} (~{page_tokens} tokens of ~{total_tokens}) ---"
     if continued_fence is not None:
         out += "\ncontinued_fence: " + json.dumps(continued_fence, ensure_ascii=False)
@@ -265,7 +272,9 @@ def parse_text_page(page_text: str) -> dict[str, Any] | None:
 
 
 def join_text_pages(parsed_pages: list[dict[str, Any]]) -> str:
-    """Rebuild the original text from ``parse_text_page`` results, removing added fences."""
+    """Rebuild the original text from ``parse_text_page`` results (every page of one text, in
+    order), removing the fences added around a split code block: the text character for
+    character. Raises ``KeyError`` for a page dict without ``body``."""
     out: list[str] = []
     reopen: str | None = None
     for page in parsed_pages:

@@ -1,0 +1,21 @@
+"""A function's signature as LibCST spells it: its named parameters, in order.
+
+LibCST keeps a ``def``'s named parameters in three lists of ``cst.Parameters``
+(``posonly_params``, ``params``, ``kwonly_params``); ``*args`` and ``**kwargs`` are separate
+fields. Discovery, analysis and fix all need "every named parameter", so it is written once here.
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+
+#: The fields of ``cst.Parameters`` holding named parameters, in signature order (a rewrite
+#: that changes each parameter of a list reads and replaces them by these names).
+NAMED_PARAMETER_FIELDS = ("posonly_params", "params", "kwonly_params")
+
+
+def parameters(fn: cst.FunctionDef | cst.Lambda | cst.Parameters) -> list[cst.Param]:
+    """Every named parameter of ``fn`` (a ``def``, a ``lambda`` or their ``Parameters``):
+    positional-only, ordinary and keyword-only, in order; not ``*args`` / ``**kwargs``."""
+    ps = fn if isinstance(fn, cst.Parameters) else fn.params
+    return [*ps.posonly_params, *ps.params, *ps.kwonly_params]
