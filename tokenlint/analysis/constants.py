@@ -4,13 +4,19 @@ f-strings and locals), and the caps written in parameter declarations (``Field(l
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import libcst as cst
 
+from tokenlint.analysis.state import InterpreterState
 from tokenlint.source.imports import dotted_name
 from tokenlint.source.walk import code_children, literal_string
 
+if TYPE_CHECKING:
+    from tokenlint.source.project import ParsedModule
 
-class Constants:
+
+class Constants(InterpreterState):
     """Mixin of ``FunctionInterpreter``: constant integers and strings."""
 
     # -- constants ---------------------------------------------------------------------------
@@ -107,13 +113,11 @@ class Constants:
         return None
 
 
-class ConstantsOf:
+class ConstantsOf(Constants):
     """``const_int`` over another module's constants (a cap imported from a config module)."""
 
-    def __init__(self, interp: Constants, mod) -> None:
+    def __init__(self, interp: Constants, mod: ParsedModule) -> None:
         self.a, self.mod = interp.a, mod
-
-    const_int = Constants.const_int
 
 
 def module_constant(mod, name: str) -> cst.BaseExpression | None:

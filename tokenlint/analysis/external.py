@@ -16,12 +16,13 @@ import libcst as cst
 from tokenlint.analysis import catalogue as cat
 from tokenlint.analysis.constants import module_constant, string_literal
 from tokenlint.analysis.shapes import COLLECTION_VERBS, WRITE_VERBS, Shape, call_shape, is_plural, words
+from tokenlint.analysis.state import InterpreterState
 from tokenlint.analysis.taints import EMPTY, Bound, Flow, Marker, Measure, Param, Site, Src, markers, params, union
 from tokenlint.analysis.values import BUILTINS, VALUE_METHODS, chain_root, is_stdlib, parameters
 from tokenlint.source.imports import dotted_name
 
 
-class ExternalCalls:
+class ExternalCalls(InterpreterState):
     """Mixin of ``FunctionInterpreter``: calls whose code is not in the run."""
 
     # -- code tokenlint cannot see into ---------------------------------------------------------

@@ -17,6 +17,7 @@ import libcst as cst
 
 from tokenlint.analysis import catalogue as cat
 from tokenlint.analysis.external import SIZE_UNKNOWN, ack_of_write, drained, part_of, record_of_get
+from tokenlint.analysis.state import InterpreterState
 from tokenlint.analysis.taints import (EMPTY, Bound, Flow, Marker, Measure, Param, Src, apply_bound, markers, params,
                                       union)
 from tokenlint.analysis.values import MAX_HELPER_DEPTH, body_of, empty_collection, is_stdlib
@@ -27,7 +28,7 @@ if TYPE_CHECKING:
     from tokenlint.analysis.interpreter import Summary
 
 
-class FollowedCalls:
+class FollowedCalls(InterpreterState):
     """Mixin of ``FunctionInterpreter``: calls into code of the run."""
 
     def run_elsewhere(self, node: cst.Call, qn: str | None, method: str | None) -> Flow | None:

@@ -31,6 +31,7 @@ from tokenlint.analysis.followed import FollowedCalls, find_instance_attribute_c
 from tokenlint.analysis.knowledge import Knowledge
 from tokenlint.analysis.library_calls import LibraryCalls
 from tokenlint.analysis.shapes import Shape, call_shape, open_field, scalar_name, words
+from tokenlint.analysis.state import SqlBound
 from tokenlint.analysis.taints import (EMPTY, Bound, Flow, Marker, Measure, Param, Site, Src, apply_bound, markers,
                                        measure_of, params, scalar_of, union)
 from tokenlint.analysis.values import (BUILTINS, RUNTIME_COLLECTION, body_of, chain_root, empty_collection,
@@ -264,7 +265,7 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         self.summary = Summary()
         self.env: dict[str, Flow] = {}
         self.strings: dict[str, str] = {}
-        self.sql_of: dict[str, Bound | None] = {}
+        self.sql_of: dict[str, SqlBound] = {}
         self.param_defaults: dict[str, Param] = {}
         self.disabled_params: set[str] = set()
         self.loop_accumulators: list[set[str]] = []
