@@ -90,7 +90,7 @@ class Constants(InterpreterState):
             for p in node.parts:
                 if isinstance(p, cst.FormattedStringText):
                     parts.append(p.value)
-                else:
+                elif isinstance(p, cst.FormattedStringExpression):  # (the only other part)
                     parts.append("{" + (dotted_name(p.expression) or "expr") + "}")
             return "".join(parts)
         if isinstance(node, cst.Name):
@@ -149,7 +149,7 @@ def le_of_call(call: cst.Call) -> int | None:
 
 
 def le_in_annotation(ann: cst.BaseExpression, interp) -> int | None:
-    stack = [ann]
+    stack: list[cst.CSTNode] = [ann]
     while stack:
         n = stack.pop()
         if isinstance(n, cst.Call):

