@@ -120,12 +120,12 @@ class ConstantsOf(Constants):
         self.a, self.mod = interp.a, mod
 
 
-def module_constant(mod, name: str) -> cst.BaseExpression | None:
+def module_constant(mod: ParsedModule, name: str) -> cst.BaseExpression | None:
     """The value bound to ``name`` at module level in ``mod`` (``ParsedModule.constants``), or None."""
     return mod.constants.get(name)
 
 
-def string_literal(node) -> str | None:
+def string_literal(node: cst.CSTNode | None) -> str | None:
     """The ``str`` of a plain string literal node, else None (memoised: ``walk.literal_string``)."""
     return literal_string(node) if isinstance(node, cst.SimpleString) else None
 
@@ -148,7 +148,7 @@ def le_of_call(call: cst.Call) -> int | None:
     return None
 
 
-def le_in_annotation(ann: cst.BaseExpression, interp) -> int | None:
+def le_in_annotation(ann: cst.BaseExpression, interp: Constants) -> int | None:
     stack: list[cst.CSTNode] = [ann]
     while stack:
         n = stack.pop()

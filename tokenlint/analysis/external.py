@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
-from typing import cast
+from typing import TYPE_CHECKING, Callable, Iterable, cast
 
 import libcst as cst
 
@@ -18,9 +18,12 @@ from tokenlint.analysis import catalogue as cat
 from tokenlint.analysis.constants import module_constant, string_literal
 from tokenlint.analysis.shapes import COLLECTION_VERBS, WRITE_VERBS, Shape, call_shape, is_plural, words
 from tokenlint.analysis.state import InterpreterState
-from tokenlint.analysis.taints import EMPTY, Bound, Flow, Marker, Measure, Param, Site, Src, markers, params, union
+from tokenlint.analysis.taints import EMPTY, Bound, Flow, Marker, Measure, Param, Site, Src, Taint, markers, params, union
 from tokenlint.analysis.values import BUILTINS, VALUE_METHODS, chain_root, is_stdlib, parameters
 from tokenlint.source.imports import dotted_name
+
+if TYPE_CHECKING:
+    from tokenlint.source.project import ParsedModule
 
 
 class ExternalCalls(InterpreterState):
@@ -478,7 +481,7 @@ def fixed_resource(url: str) -> bool:
     return False
 
 
-def record_of_get(flow: Flow, node: cst.Call, url_text) -> Flow:
+def record_of_get(flow: Flow, node: cst.Call, url_text: Callable[[cst.BaseExpression], str | None]) -> Flow:
     """What a project helper that sends a request returns when this call passes it a ``GET`` (or
     no method) of one resource's URL (``self._request("GET", f"tasks/{task_id}")``, see
     ``record_path``): the JSON body is one record read whole (an ``object`` marker, ``whole``),
@@ -501,7 +504,7 @@ def http_body_bound(recv: Flow) -> Bound | None:
     return max(caps, key=Bound.rank) if caps else None
 
 
-def drained(handles, site: Site, how: str, objects: bool = False) -> Flow:
+def drained(handles: Iterable[Marker], site: Site, how: str, objects: bool = False) -> Flow:
     """What iterating the handles in ``handles`` to the end gives (``list(cursor)``, a helper's
     loop over the cursor it is given): every row of a query or page of a paginator (TL101),
     every line of a stream (TL106) or a file (TL102), and with ``objects``, every item of an
@@ -538,7 +541,7 @@ def whole_record_sources(flow: Flow) -> list[Src]:
     return out
 
 
-def payload_of(t):
+def payload_of(t: Taint) -> Taint:
     """The open-ended payload field of a value (``resp["Item"]``, ``page["body"]["storage"]
     ["value"]``, ``shapes.open_field``): of a record or a part of one, as large as the record
     (a ``whole`` marker); of a helper's parameter, marked ``payload`` for each caller to judge.
@@ -550,7 +553,7 @@ def payload_of(t):
     return t
 
 
-def part_of(t):
+def part_of(t: Taint) -> Taint:
     """A field or attribute of a whole record is one part of it (``info["title"]``); so is a
     field of a helper's parameter (``project.root``), whatever each caller passes."""
     if isinstance(t, Marker) and t.whole:
@@ -609,7 +612,7 @@ def fixed_record(name: str) -> bool:
 _RECORD_READS = frozenset({"get", "read", "fetch", "describe", "show", "inspect", "info", "load", "retrieve"})
 
 
-def _module_function(func: cst.BaseExpression, mod) -> bool:
+def _module_function(func: cst.BaseExpression, mod: ParsedModule) -> bool:
     """``humanize.naturaldelta`` / ``np.array``: a function of an imported module (a lower-case
     import called directly), not a method of an object or a class."""
     return isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and \

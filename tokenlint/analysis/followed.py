@@ -11,7 +11,7 @@ placeholders; ``call_helper`` substitutes what each call passes: the flows, the 
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Iterator
 
 import libcst as cst
 
@@ -26,6 +26,7 @@ from tokenlint.source.walk import code_children
 
 if TYPE_CHECKING:
     from tokenlint.analysis.interpreter import Summary
+    from tokenlint.source.project import ParsedModule
 
 
 class FollowedCalls(InterpreterState):
@@ -125,7 +126,7 @@ class FollowedCalls(InterpreterState):
         self.summary.untraced.extend(summary.untraced)
 
     # -- helpers ------------------------------------------------------------------------------
-    def resolve_helper(self, func: cst.BaseExpression):
+    def resolve_helper(self, func: cst.BaseExpression) -> tuple[ParsedModule, cst.FunctionDef] | None:
         """The (module, def) a call reaches: a function of this module, a method of this class
         (``self.m``) or of the one class here defining it (``db.m``), or an imported function."""
         mod = self.mod
@@ -153,7 +154,7 @@ class FollowedCalls(InterpreterState):
         qn = mod.imports.qualify(func)
         return self.a.project.find_function(qn) if qn else None
 
-    def call_helper(self, node: cst.Call, module, fn: cst.FunctionDef) -> Flow:
+    def call_helper(self, node: cst.Call, module: ParsedModule, fn: cst.FunctionDef) -> Flow:
         summary = self.a.helper_summary(module, fn, self.depth)
         arg_flows = self._bind_args(node, fn)
         if summary is None:
@@ -182,7 +183,7 @@ class FollowedCalls(InterpreterState):
             out = union(out, frozenset({Marker("object", self.a.site(self.mod, node), family=handle)}))
         return out
 
-    def _annotated_handle(self, module, fn: cst.FunctionDef) -> str | None:
+    def _annotated_handle(self, module: ParsedModule, fn: cst.FunctionDef) -> str | None:
         """The qualified library class a helper's return annotation names (``-> Collection``,
         ``-> Optional[redis.Redis]``, ``-> MongoClient | None``), when it is imported from
         outside the standard library and the run; else None."""
@@ -340,7 +341,7 @@ def arg_node(call: cst.Call, fn: cst.FunctionDef, param: str) -> cst.BaseExpress
     return None
 
 
-def find_instance_attribute_classes(mod, class_name: str) -> dict[str, str]:
+def find_instance_attribute_classes(mod: ParsedModule, class_name: str) -> dict[str, str]:
     """``{attr: qualified class}`` for each ``self.attr = Cls(...)`` in ``class_name``'s methods,
     or ``self.attr = param`` where the method's parameter is annotated with a class
     (``def __init__(self, connector: QdrantConnector)``), the class imported or defined in
@@ -382,7 +383,7 @@ def find_instance_attribute_classes(mod, class_name: str) -> dict[str, str]:
     return out
 
 
-def _walk(node: cst.CSTNode):
+def _walk(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
     stack = [node]
     while stack:
         n = stack.pop()
@@ -390,7 +391,7 @@ def _walk(node: cst.CSTNode):
         stack.extend(code_children(n))
 
 
-def find_instance_collections(mod, class_name: str) -> frozenset[str]:
+def find_instance_collections(mod: ParsedModule, class_name: str) -> frozenset[str]:
     """Attributes of ``class_name`` in ``mod`` that its methods set to an empty collection."""
     names: set[str] = set()
     cls = mod.classes.get(class_name)

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Iterable, cast
+from typing import TYPE_CHECKING, Iterable, Iterator, Sequence, cast
 
 import libcst as cst
 
@@ -32,7 +32,7 @@ from tokenlint.analysis.knowledge import Knowledge
 from tokenlint.analysis.library_calls import LibraryCalls
 from tokenlint.analysis.shapes import Shape, call_shape, open_field, scalar_name, words
 from tokenlint.analysis.state import SqlBound
-from tokenlint.analysis.taints import (EMPTY, Bound, Flow, Marker, Measure, Param, Site, Src, apply_bound, markers,
+from tokenlint.analysis.taints import (EMPTY, Bound, Flow, Marker, Measure, Param, Site, Src, Taint, apply_bound, markers,
                                        measure_of, params, scalar_of, union)
 from tokenlint.analysis.values import (BUILTINS, RUNTIME_COLLECTION, body_of, chain_root, empty_collection,
                                        is_arguments_name, is_stdlib, one_element, parameters, response_like,
@@ -226,7 +226,7 @@ class Analyzer:
 _ORDERINGS = (cst.GreaterThan, cst.GreaterThanEqual, cst.LessThan, cst.LessThanEqual)
 
 
-def _record_like(t) -> bool:
+def _record_like(t: Taint) -> bool:
     """A record read whole from unreadable code (``Marker.whole``) or a helper's own parameter
     (``Param`` with no call site): a value whose ``.get("field")`` is one field of it."""
     return (isinstance(t, Marker) and t.kind == "object" and t.whole) or \
@@ -274,7 +274,7 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         self.param_defaults: dict[str, Param] = {}
         self.disabled_params: set[str] = set()
         self.loop_accumulators: list[set[str]] = []
-        self.loop_breaks: list[list[tuple[cst.CSTNode, str]]] = []
+        self.loop_breaks: list[list[tuple[cst.BaseExpression, str]]] = []
         #: Per enclosing ``for``: its target names and the sources it iterates (a ``return`` of
         #: the element inside the loop returns one item, not the collection).
         self.loop_elements: list[tuple[set[str], frozenset]] = []
@@ -564,7 +564,7 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
                 self.env[name] = union(held, frozenset({src}))
         self._apply_loop_breaks(accs, breaks, node, enumerate_target=None)
 
-    def try_(self, node) -> bool:
+    def try_(self, node: cst.Try | cst.TryStar) -> bool:
         base = dict(self.env)
         envs = []
         if self.block(statements_of(node.body)):
@@ -608,7 +608,7 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
                     return True
         return False
 
-    def _size_check(self, comp, measured: Flow, budget_flow: Flow, budget_node) -> None:
+    def _size_check(self, comp: cst.Comparison, measured: Flow, budget_flow: Flow, budget_node: cst.BaseExpression) -> None:
         ms = [t for t in measured if isinstance(t, Measure)]
         if not ms:
             return
@@ -681,7 +681,8 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
             return self.bound_from(right, comp)
         return None
 
-    def _apply_loop_breaks(self, accs, breaks, node, enumerate_target) -> None:
+    def _apply_loop_breaks(self, accs: set[str], breaks: list[tuple[cst.BaseExpression, str]], node: cst.CSTNode,
+                           enumerate_target: cst.BaseExpression | None) -> None:
         for test, _ in breaks:
             bound = self._count_break_bound(test, accs, enumerate_target)
             if bound is None:
@@ -689,7 +690,8 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
             for name in accs:
                 self.env[name] = apply_bound(self.env.get(name, EMPTY), bound)
 
-    def _count_break_bound(self, test, accs, enumerate_target) -> Bound | None:
+    def _count_break_bound(self, test: cst.BaseExpression, accs: set[str],
+                           enumerate_target: cst.BaseExpression | None) -> Bound | None:
         for comp in _comparisons(test):
             if len(comp.comparisons) != 1:
                 continue
@@ -767,7 +769,7 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
             return self.expr(node.value)
         return EMPTY
 
-    def comprehension(self, for_in: cst.CompFor, elts, node) -> Flow:
+    def comprehension(self, for_in: cst.CompFor, elts: Sequence[cst.BaseExpression], node: cst.BaseExpression) -> Flow:
         saved = dict(self.env)
         clause: cst.CompFor | None = for_in
         while clause is not None:
@@ -781,7 +783,7 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         self.env = saved
         return flow
 
-    def iteration(self, it: Flow, node) -> Flow:
+    def iteration(self, it: Flow, node: cst.CSTNode) -> Flow:
         """The flow of one element when iterating ``it`` (a cursor or file drains a source)."""
         extra: list = []
         for m in markers(it):
@@ -911,7 +913,7 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
                 return Bound(self.a.site(self.mod, node), fixed=max(consts) if consts else -1)
         return self.bound_from(upper, node)
 
-    def bound_from(self, expr: cst.BaseExpression, node) -> Bound | None:
+    def bound_from(self, expr: cst.BaseExpression, node: cst.CSTNode) -> Bound | None:
         """A bound from an expression used as a count or size cap."""
         site = self.a.site(self.mod, node)
         value = self.const_int(expr)
@@ -1168,7 +1170,8 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
     def _args_flow(self, node: cst.Call) -> Flow:
         return union(*(self.expr(a.value) for a in node.args))
 
-    def mapping_param(self, key: str, default: cst.BaseExpression | None, node, required=False) -> Flow:
+    def mapping_param(self, key: str, default: cst.BaseExpression | None, node: cst.CSTNode,
+                      required: bool = False) -> Flow:
         default_none = default is None and not required or (isinstance(default, cst.Name) and default.value == "None")
         clamp = None
         p = Param(key, self.a.site(self.mod, node), default_none=default_none, has_default=default is not None, clamp=clamp)
@@ -1268,7 +1271,7 @@ def _pages_through(loop: cst.While) -> bool:
     return False
 
 
-def _subexpressions(node: cst.CSTNode):
+def _subexpressions(node: cst.BaseExpression) -> Iterator[cst.BaseExpression]:
     stack = [node]
     while stack:
         n = stack.pop()
@@ -1276,7 +1279,7 @@ def _subexpressions(node: cst.CSTNode):
         stack.extend(c for c in code_children(n) if isinstance(c, cst.BaseExpression))
 
 
-def _comparisons(test: cst.BaseExpression):
+def _comparisons(test: cst.BaseExpression) -> Iterator[cst.Comparison]:
     stack = [test]
     while stack:
         n = stack.pop()
@@ -1288,13 +1291,13 @@ def _comparisons(test: cst.BaseExpression):
             stack.append(n.expression)
 
 
-def _len_arg(node) -> str | None:
+def _len_arg(node: cst.BaseExpression) -> str | None:
     if isinstance(node, cst.Call) and dotted_name(node.func) == "len" and node.args:
         return dotted_name(node.args[0].value)
     return None
 
 
-def _is_enumerate_index(target, name: str) -> bool:
+def _is_enumerate_index(target: cst.BaseExpression | None, name: str) -> bool:
     if isinstance(target, cst.Tuple) and target.elements:
         return dotted_name(target.elements[0].value) == name
     return False

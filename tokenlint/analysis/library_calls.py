@@ -248,7 +248,7 @@ class LibraryCalls(InterpreterState):
             return Bound(site, fixed=-1)
         return None
 
-    def _fstring_params(self, node) -> Flow:
+    def _fstring_params(self, node: cst.BaseExpression | None) -> Flow:
         if isinstance(node, cst.Name) and node.value in self.env:
             return self.env[node.value]
         return self.expr(node) if isinstance(node, cst.FormattedString) else EMPTY
