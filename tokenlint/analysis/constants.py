@@ -4,13 +4,19 @@ f-strings and locals), and the caps written in parameter declarations (``Field(l
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import libcst as cst
 
+from tokenlint.analysis.state import InterpreterState
 from tokenlint.source.imports import dotted_name
 from tokenlint.source.walk import code_children, literal_string
 
+if TYPE_CHECKING:
+    from tokenlint.source.project import ParsedModule
 
-class Constants:
+
+class Constants(InterpreterState):
     """Mixin of ``FunctionInterpreter``: constant integers and strings."""
 
     # -- constants ---------------------------------------------------------------------------
@@ -84,7 +90,7 @@ class Constants:
             for p in node.parts:
                 if isinstance(p, cst.FormattedStringText):
                     parts.append(p.value)
-                else:
+                elif isinstance(p, cst.FormattedStringExpression):  # (the only other part)
                     parts.append("{" + (dotted_name(p.expression) or "expr") + "}")
             return "".join(parts)
         if isinstance(node, cst.Name):
@@ -107,21 +113,19 @@ class Constants:
         return None
 
 
-class ConstantsOf:
+class ConstantsOf(Constants):
     """``const_int`` over another module's constants (a cap imported from a config module)."""
 
-    def __init__(self, interp: Constants, mod) -> None:
+    def __init__(self, interp: Constants, mod: ParsedModule) -> None:
         self.a, self.mod = interp.a, mod
 
-    const_int = Constants.const_int
 
-
-def module_constant(mod, name: str) -> cst.BaseExpression | None:
+def module_constant(mod: ParsedModule, name: str) -> cst.BaseExpression | None:
     """The value bound to ``name`` at module level in ``mod`` (``ParsedModule.constants``), or None."""
     return mod.constants.get(name)
 
 
-def string_literal(node) -> str | None:
+def string_literal(node: cst.CSTNode | None) -> str | None:
     """The ``str`` of a plain string literal node, else None (memoised: ``walk.literal_string``)."""
     return literal_string(node) if isinstance(node, cst.SimpleString) else None
 
@@ -144,8 +148,8 @@ def le_of_call(call: cst.Call) -> int | None:
     return None
 
 
-def le_in_annotation(ann: cst.BaseExpression, interp) -> int | None:
-    stack = [ann]
+def le_in_annotation(ann: cst.BaseExpression, interp: Constants) -> int | None:
+    stack: list[cst.CSTNode] = [ann]
     while stack:
         n = stack.pop()
         if isinstance(n, cst.Call):

@@ -10,18 +10,24 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
+from typing import TYPE_CHECKING, Callable, Iterable, cast
 
 import libcst as cst
 
 from tokenlint.analysis import catalogue as cat
 from tokenlint.analysis.constants import module_constant, string_literal
 from tokenlint.analysis.shapes import COLLECTION_VERBS, WRITE_VERBS, Shape, call_shape, is_plural, open_field, words
-from tokenlint.analysis.taints import EMPTY, Bound, Flow, Marker, Measure, Param, Site, Src, markers, params, union
-from tokenlint.analysis.values import BUILTINS, VALUE_METHODS, chain_root, is_stdlib, parameters
+from tokenlint.analysis.state import InterpreterState
+from tokenlint.analysis.taints import EMPTY, Bound, Flow, Marker, Measure, Param, Site, Src, Taint, markers, params, union
+from tokenlint.analysis.values import BUILTINS, VALUE_METHODS, chain_root, is_stdlib
+from tokenlint.source.functions import parameters
 from tokenlint.source.imports import dotted_name
 
+if TYPE_CHECKING:
+    from tokenlint.source.project import ParsedModule
 
-class ExternalCalls:
+
+class ExternalCalls(InterpreterState):
     """Mixin of ``FunctionInterpreter``: calls whose code is not in the run."""
 
     # -- code tokenlint cannot see into ---------------------------------------------------------
@@ -85,7 +91,7 @@ class ExternalCalls:
             if qn is None and isinstance(func, cst.Name) and func.value in self.env:
                 # a callable held in a local (``query = functools.partial(run, sql)``; a partial
                 # is evaluated where it is made): calling it gives back what it holds
-                held = frozenset(t for t in self.env[func.value] if not isinstance(t, Marker))
+                held: Flow = frozenset(t for t in self.env[func.value] if not isinstance(t, Marker))
                 if held:
                     return union(held, frozenset(t for t in args if not isinstance(t, Marker)))
             if qn is None or is_stdlib(qn):
@@ -253,6 +259,7 @@ class ExternalCalls:
         while isinstance(value, (cst.Subscript, cst.Attribute)) and not isinstance(value, cst.Call):
             # ``coll = MongoClient(uri)["db"]["orders"]``: a part of what a call made
             value = value.value
+        made_by: str | None  # (what made a module-level value: an import, a call's callee)
         if isinstance(value, cst.Name) and value.value in self.mod.imports.names:
             made_by = self.mod.imports.names[value.value]
             return None if is_stdlib(made_by) else made_by
@@ -383,7 +390,7 @@ class ExternalCalls:
             url = node.args[1].value  # ``client.request("GET", url)``
         text = self.string_value(url) if url is not None else None
         one = record_path(text)  # one resource (``GET /tasks/{task_id}``)
-        fixed = one and fixed_resource(text)
+        fixed = one and fixed_resource(cast(str, text))  # (record_path holds only for a str)
         return frozenset({Marker("http_response", site, sql_bound=self.request_bound(node), whole=one, fixed=fixed)})
 
 
@@ -475,7 +482,7 @@ def fixed_resource(url: str) -> bool:
     return False
 
 
-def record_of_get(flow: Flow, node: cst.Call, url_text) -> Flow:
+def record_of_get(flow: Flow, node: cst.Call, url_text: Callable[[cst.BaseExpression], str | None]) -> Flow:
     """What a project helper that sends a request returns when this call passes it a ``GET`` (or
     no method) of one resource's URL (``self._request("GET", f"tasks/{task_id}")``, see
     ``record_path``): the JSON body is one record read whole (an ``object`` marker, ``whole``),
@@ -498,7 +505,7 @@ def http_body_bound(recv: Flow) -> Bound | None:
     return max(caps, key=Bound.rank) if caps else None
 
 
-def drained(handles, site: Site, how: str, objects: bool = False) -> Flow:
+def drained(handles: Iterable[Marker], site: Site, how: str, objects: bool = False) -> Flow:
     """What iterating the handles in ``handles`` to the end gives (``list(cursor)``, a helper's
     loop over the cursor it is given): every row of a query or page of a paginator (TL101),
     every line of a stream (TL106) or a file (TL102), and with ``objects``, every item of an
@@ -535,7 +542,7 @@ def whole_record_sources(flow: Flow) -> list[Src]:
     return out
 
 
-def payload_of(t):
+def payload_of(t: Taint) -> Taint:
     """The open-ended payload field of a value (``resp["Item"]``, ``page["body"]["storage"]
     ["value"]``, ``shapes.open_field``): of a record or a part of one, as large as the record
     (a ``whole`` marker); of a helper's parameter, marked ``payload`` for each caller to judge.
@@ -547,7 +554,7 @@ def payload_of(t):
     return t
 
 
-def field_keeper(key: str, flow: Flow):
+def field_keeper(key: str, flow: Flow) -> Callable[[Taint], Taint]:
     """How each taint of ``flow`` passes when the field ``key`` is picked from it: a record's
     open-ended payload field (``shapes.open_field``) by ``payload_of``, another by ``part_of``.
     When ``flow`` already holds the data itself (a source: ``Model.model_validate_json(body)
@@ -559,7 +566,7 @@ def field_keeper(key: str, flow: Flow):
     return payload_of
 
 
-def part_of(t):
+def part_of(t: Taint) -> Taint:
     """A field or attribute of a whole record is one part of it (``info["title"]``); so is a
     field of a helper's parameter (``project.root``), whatever each caller passes."""
     if isinstance(t, Marker) and t.whole:
@@ -618,7 +625,7 @@ def fixed_record(name: str) -> bool:
 _RECORD_READS = frozenset({"get", "read", "fetch", "describe", "show", "inspect", "info", "load", "retrieve"})
 
 
-def _module_function(func: cst.BaseExpression, mod) -> bool:
+def _module_function(func: cst.BaseExpression, mod: ParsedModule) -> bool:
     """``humanize.naturaldelta`` / ``np.array``: a function of an imported module (a lower-case
     import called directly), not a method of an object or a class."""
     return isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and \

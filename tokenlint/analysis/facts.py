@@ -18,18 +18,22 @@ from __future__ import annotations
 import enum
 import re
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, AbstractSet, Iterator, Sequence, cast
 
 import libcst as cst
 
 from tokenlint.analysis import catalogue as cat
 from tokenlint.analysis.external import whole_record_sources
-from tokenlint.analysis.interpreter import Analyzer, FunctionInterpreter, SizeCheck
+from tokenlint.analysis.interpreter import Analyzer, FunctionInterpreter, SizeCheck, Summary
 from tokenlint.analysis.taints import Site, Src, sources
 from tokenlint.analysis.values import is_arguments_name
 from tokenlint.discovery import ToolDef, function_body
 from tokenlint.source.imports import dotted_name
 from tokenlint.model import Risk
 from tokenlint.source.walk import code_children, literal_string
+
+if TYPE_CHECKING:
+    from tokenlint.source.project import ParsedModule, Project
 
 #: An enforced character cap above this is no budget: Claude Code persists results above
 #: 50,000 chars and refuses above 25,000 tokens (~100,000 chars of prose) — field.md §2.
@@ -120,7 +124,7 @@ def analyse_tool(analyzer: Analyzer, tool: ToolDef) -> ToolFacts:
     return facts
 
 
-def _enclosing_class(mod, fn: cst.FunctionDef) -> str | None:
+def _enclosing_class(mod: ParsedModule, fn: cst.FunctionDef) -> str | None:
     """The class whose method defines ``fn`` (a tool nested in ``def setup_tools(self)``), so
     ``self`` in the tool's body is that class's instance; None for a module-level function."""
     for name, cls in mod.classes.items():
@@ -157,7 +161,8 @@ def _line(site: Site | None) -> tuple[str, int]:
     """A deterministic sort key of a site: its file and its place in source order."""
     if site is None:
         return ("", 0)
-    return (site.module.display_path, site.module.source_order(site.node))
+    module = cast("ParsedModule", site.module)  # typed ``object`` in taints (an import cycle)
+    return (module.display_path, module.source_order(site.node))
 
 
 def _classify(src: Src, checked: dict, ret_site: Site) -> DataFlow:
@@ -201,7 +206,7 @@ def _counts_items(param: str | None) -> bool:
         bool(ws & {"limit", "count", "results", "rows", "items", "events", "lines", "top", "k", "n", "max", "num"})
 
 
-def _continuation(tool: ToolDef, interp: FunctionInterpreter, summary) -> tuple[bool, Site | None]:
+def _continuation(tool: ToolDef, interp: FunctionInterpreter, summary: Summary) -> tuple[bool, Site | None]:
     """Whether the response tells the model how to get the rest, through a parameter that works.
 
     A hint is a continuation key or instruction in the tool's code (``next_cursor``,
@@ -211,7 +216,7 @@ def _continuation(tool: ToolDef, interp: FunctionInterpreter, summary) -> tuple[
     """
     if summary.runtime_fit:
         return True, None
-    hint_node = None
+    hint_node: cst.CSTNode | None = None
     resource = False
     for node in _walk_body(tool.body):
         text = None
@@ -256,7 +261,7 @@ def _continuation(tool: ToolDef, interp: FunctionInterpreter, summary) -> tuple[
     return False, site
 
 
-def _hint_in(fn: cst.FunctionDef, mod=None, project=None, depth: int = 1) -> bool:
+def _hint_in(fn: cst.FunctionDef, mod: ParsedModule | None = None, project: Project | None = None, depth: int = 1) -> bool:
     """Whether a helper's body writes a continuation key or instruction (``"has_more"``), itself
     or (``depth`` levels) through the helpers it calls in its own module or by import."""
     calls = []
@@ -282,7 +287,7 @@ def _hint_in(fn: cst.FunctionDef, mod=None, project=None, depth: int = 1) -> boo
     return False
 
 
-def _mapping_keys(body) -> set[str]:
+def _mapping_keys(body: Sequence[cst.CSTNode]) -> set[str]:
     out = set()
     for node in _walk_body(body):
         if isinstance(node, (cst.Call, cst.Subscript)):
@@ -312,25 +317,31 @@ def _is_continuation(name: str) -> bool:
     return n in cat.CONTINUATION_PARAMS or n.endswith(("_cursor", "_offset", "_token", "page"))
 
 
-def _mapping_key(node) -> str | None:
+def _mapping_key(node: cst.CSTNode) -> str | None:
+    """The string key a tool reads from its arguments mapping (``arguments.get("offset")``,
+    ``int(arguments["limit"])``), or None (a bytes literal, ``b"k"``, names no JSON argument)."""
     inner = node
     if isinstance(inner, cst.Call) and dotted_name(inner.func) in ("int", "str"):
         if inner.args:
             inner = inner.args[0].value
     if isinstance(inner, cst.Call) and isinstance(inner.func, cst.Attribute) and inner.func.attr.value == "get" and inner.args:
         v = inner.args[0].value
-        return v.evaluated_value if isinstance(v, cst.SimpleString) else None
+        return _str_key(v)
     if isinstance(inner, cst.Subscript) and len(inner.slice) == 1 and isinstance(inner.slice[0].slice, cst.Index):
-        v = inner.slice[0].slice.value
-        return v.evaluated_value if isinstance(v, cst.SimpleString) else None
+        return _str_key(inner.slice[0].slice.value)
     return None
+
+
+def _str_key(node: cst.BaseExpression) -> str | None:
+    value = node.evaluated_value if isinstance(node, cst.SimpleString) else None
+    return value if isinstance(value, str) else None
 
 
 _ECHO_CALLS = frozenset({"dict", "str", "int", "len", "print", "repr", "format", "dumps", "json.dumps",
                          "TextContent", "types.TextContent", "append", "info", "debug", "warning", "log"})
 
 
-def _applied(body, name: str, keys: set[str] = frozenset()) -> bool:
+def _applied(body: Sequence[cst.CSTNode], name: str, keys: AbstractSet[str] = frozenset()) -> bool:
     """Whether a parameter is used to select data (slice, call argument, query text, arithmetic
     feeding one of those), not only echoed into the response or a log line."""
     stack: list[tuple[cst.CSTNode, bool]] = [(n, False) for n in body]
@@ -340,7 +351,7 @@ def _applied(body, name: str, keys: set[str] = frozenset()) -> bool:
     # names computed from the parameter (``start = page * size``) also count
     for node in _walk_body(body):
         if isinstance(node, (cst.Assign, cst.AnnAssign)) and node.value is not None:
-            targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target]
+            targets: list[cst.BaseExpression] = [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target]
             if any(isinstance(n, cst.Name) and n.value in derived for n in _walk_body([node.value])):
                 if not isinstance(node.value, cst.Dict) or any(dotted_name(t) in spread for t in targets):
                     for target in targets:
@@ -376,7 +387,7 @@ def _applied(body, name: str, keys: set[str] = frozenset()) -> bool:
     return False
 
 
-def _walk_body(body):
+def _walk_body(body: Sequence[cst.CSTNode]) -> Iterator[cst.CSTNode]:
     stack = list(body)
     while stack:
         node = stack.pop()

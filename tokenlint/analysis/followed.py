@@ -11,12 +11,13 @@ placeholders; ``call_helper`` substitutes what each call passes: the flows, the 
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Iterator
 
 import libcst as cst
 
 from tokenlint.analysis import catalogue as cat
 from tokenlint.analysis.external import SIZE_UNKNOWN, ack_of_write, drained, part_of, record_of_get
+from tokenlint.analysis.state import InterpreterState, SqlBound
 from tokenlint.analysis.taints import (EMPTY, Bound, Flow, Marker, Measure, Param, Src, apply_bound, markers, params,
                                       union)
 from tokenlint.analysis.values import MAX_HELPER_DEPTH, body_of, empty_collection, is_stdlib
@@ -25,9 +26,10 @@ from tokenlint.source.walk import code_children
 
 if TYPE_CHECKING:
     from tokenlint.analysis.interpreter import Summary
+    from tokenlint.source.project import ParsedModule
 
 
-class FollowedCalls:
+class FollowedCalls(InterpreterState):
     """Mixin of ``FunctionInterpreter``: calls into code of the run."""
 
     def run_elsewhere(self, node: cst.Call, qn: str | None, method: str | None) -> Flow | None:
@@ -98,6 +100,7 @@ class FollowedCalls:
         return summary.returned()
 
     def _merge(self, summary: Summary, arg_flows: dict[str, Flow] | None = None) -> None:
+        passed: Flow | list[Param]  # (what the call passes: the flows measured, the budget's parameters)
         for check in summary.checks:
             if check.measured_params and arg_flows is not None:
                 # ``def fit(text, max_chars): if len(text) > max_chars`` measures what is passed
@@ -123,7 +126,7 @@ class FollowedCalls:
         self.summary.untraced.extend(summary.untraced)
 
     # -- helpers ------------------------------------------------------------------------------
-    def resolve_helper(self, func: cst.BaseExpression):
+    def resolve_helper(self, func: cst.BaseExpression) -> tuple[ParsedModule, cst.FunctionDef] | None:
         """The (module, def) a call reaches: a function of this module, a method of this class
         (``self.m``) or of the one class here defining it (``db.m``), or an imported function."""
         mod = self.mod
@@ -151,7 +154,7 @@ class FollowedCalls:
         qn = mod.imports.qualify(func)
         return self.a.project.find_function(qn) if qn else None
 
-    def call_helper(self, node: cst.Call, module, fn: cst.FunctionDef) -> Flow:
+    def call_helper(self, node: cst.Call, module: ParsedModule, fn: cst.FunctionDef) -> Flow:
         summary = self.a.helper_summary(module, fn, self.depth)
         arg_flows = self._bind_args(node, fn)
         if summary is None:
@@ -180,7 +183,7 @@ class FollowedCalls:
             out = union(out, frozenset({Marker("object", self.a.site(self.mod, node), family=handle)}))
         return out
 
-    def _annotated_handle(self, module, fn: cst.FunctionDef) -> str | None:
+    def _annotated_handle(self, module: ParsedModule, fn: cst.FunctionDef) -> str | None:
         """The qualified library class a helper's return annotation names (``-> Collection``,
         ``-> Optional[redis.Redis]``, ``-> MongoClient | None``), when it is imported from
         outside the standard library and the run; else None."""
@@ -211,10 +214,13 @@ class FollowedCalls:
             if isinstance(t, Param) and t.site is None:
                 passed = arg_flows.get(t.name, EMPTY)
                 if t.cap is not None:
-                    cap = t.cap
-                    if cap.param and cap.param_site is None:  # a cap named by another parameter
-                        cap = self._rebound(Src("", cap.site, "", cap), fn, arg_flows).bound
-                    passed = apply_bound(passed, cap)
+                    cap: Bound | None = t.cap
+                    if t.cap.param and t.cap.param_site is None:  # a cap named by another parameter
+                        # (None when that parameter defaults to None and the call passes none:
+                        # no cap on what this call passes)
+                        cap = self._rebound(Src("", t.cap.site, "", t.cap), fn, arg_flows).bound
+                    if cap is not None:
+                        passed = apply_bound(passed, cap)
                 if t.payload and passed and all(isinstance(x, Marker) and x.kind == "object" for x in passed) \
                         and (given := arg_node(node, fn, t.name)) is not None and not self._dict_pairs(given):
                     # ``format_event(event)`` iterating ``event.get("entries")``: the payload of the
@@ -233,7 +239,7 @@ class FollowedCalls:
                 arg = arg_node(node, fn, t.bound.sql_param)
                 pairs = self._dict_pairs(arg) if arg is not None else []
                 if pairs:  # a request's parameters the helper sends (``_get(path, {"limit": n})``)
-                    bound = self.pairs_bound(pairs, node)
+                    bound: SqlBound = self.pairs_bound(pairs, node)
                 else:
                     bound = self.sql_bound(arg, arg_flows.get(t.bound.sql_param, EMPTY), t.bound.site) \
                         if arg is not None else None
@@ -253,6 +259,7 @@ class FollowedCalls:
     def _rebound(self, src: Src, fn: cst.FunctionDef, arg_flows: dict[str, Flow]) -> Src:
         """``src`` bounded by a helper's parameter, as this call binds it: the caller's value, or
         the helper's own constant default when the call passes none (``def top(rows, n=10)``)."""
+        assert src.bound is not None and src.bound.param is not None  # (callers pass a bound named by a parameter)
         name = src.bound.param
         if name not in arg_flows:
             default = next((p.default for p in [*fn.params.params, *fn.params.kwonly_params]
@@ -267,6 +274,7 @@ class FollowedCalls:
     def _rebind(self, src: Src, arg: Flow) -> Src:
         ps = params(arg)
         b = src.bound
+        assert b is not None  # (see _rebound)
         if ps:
             p = ps[0]
             known = self.param_defaults.get(p.name, p)
@@ -286,6 +294,7 @@ class FollowedCalls:
             elif isinstance(a.value, cst.Name) and a.value.value not in self.env and \
                     self.nested(a.value.value) is not None:
                 nested = self.nested(a.value.value)
+                assert nested is not None  # (the test above)
                 flow = self.call_nested(nested, {})
             else:
                 flow = self.expr(a.value)
@@ -333,7 +342,7 @@ def arg_node(call: cst.Call, fn: cst.FunctionDef, param: str) -> cst.BaseExpress
     return None
 
 
-def find_instance_attribute_classes(mod, class_name: str) -> dict[str, str]:
+def find_instance_attribute_classes(mod: ParsedModule, class_name: str) -> dict[str, str]:
     """``{attr: qualified class}`` for each ``self.attr = Cls(...)`` in ``class_name``'s methods,
     or ``self.attr = param`` where the method's parameter is annotated with a class
     (``def __init__(self, connector: QdrantConnector)``), the class imported or defined in
@@ -375,7 +384,7 @@ def find_instance_attribute_classes(mod, class_name: str) -> dict[str, str]:
     return out
 
 
-def _walk(node: cst.CSTNode):
+def _walk(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
     stack = [node]
     while stack:
         n = stack.pop()
@@ -383,7 +392,7 @@ def _walk(node: cst.CSTNode):
         stack.extend(code_children(n))
 
 
-def find_instance_collections(mod, class_name: str) -> frozenset[str]:
+def find_instance_collections(mod: ParsedModule, class_name: str) -> frozenset[str]:
     """Attributes of ``class_name`` in ``mod`` that its methods set to an empty collection."""
     names: set[str] = set()
     cls = mod.classes.get(class_name)

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Iterable
+from typing import TYPE_CHECKING, Iterable, Iterator, Sequence, cast
 
 import libcst as cst
 
@@ -31,13 +31,18 @@ from tokenlint.analysis.followed import FollowedCalls, find_instance_attribute_c
 from tokenlint.analysis.knowledge import Knowledge
 from tokenlint.analysis.library_calls import LibraryCalls
 from tokenlint.analysis.shapes import Shape, call_shape, open_field, scalar_name, small_field, words
-from tokenlint.analysis.taints import (EMPTY, Bound, Flow, Marker, Measure, Param, Site, Src, apply_bound, markers,
+from tokenlint.analysis.state import SqlBound
+from tokenlint.analysis.taints import (EMPTY, Bound, Flow, Marker, Measure, Param, Site, Src, Taint, apply_bound, markers,
                                        measure_of, params, scalar_of, union)
 from tokenlint.analysis.values import (BUILTINS, RUNTIME_COLLECTION, body_of, chain_root, empty_collection,
-                                       is_arguments_name, is_stdlib, one_element, parameters, response_like,
+                                       is_arguments_name, is_stdlib, one_element, response_like,
                                        statements_of)
+from tokenlint.source.functions import parameters
 from tokenlint.source.imports import dotted_name
 from tokenlint.source.walk import code_children, walk
+
+if TYPE_CHECKING:
+    from tokenlint.source.project import ParsedModule, Project
 
 
 #: Functions that read a whole file object they are given.
@@ -121,7 +126,7 @@ class Summary:
 class Analyzer:
     """Shared state of one run's analysis: interned sites, helper summaries, the project."""
 
-    def __init__(self, project, knowledge: Knowledge | None = None) -> None:
+    def __init__(self, project: Project, knowledge: Knowledge | None = None) -> None:
         self.project = project
         #: ``extra-sources`` / ``extra-bounds`` of the run (empty: nothing configured).
         self.knowledge = knowledge if knowledge is not None else Knowledge()
@@ -130,7 +135,7 @@ class Analyzer:
         self._instance_collections: dict[tuple[str, str], frozenset[str]] = {}
         self._instance_attributes: dict[tuple[str, str], dict[str, str]] = {}
 
-    def instance_collections(self, module, class_name: str) -> frozenset[str]:
+    def instance_collections(self, module: ParsedModule, class_name: str) -> frozenset[str]:
         """Attributes a class's methods set to an empty collection (``self.notes = {}``): instance
         data filled at run time. Computed once per (module, class) in a run."""
         key = (module.module_name, class_name)
@@ -138,7 +143,7 @@ class Analyzer:
             self._instance_collections[key] = find_instance_collections(module, class_name)
         return self._instance_collections[key]
 
-    def instance_attribute_family(self, module, class_name: str, attr: str) -> str | None:
+    def instance_attribute_family(self, module: ParsedModule, class_name: str, attr: str) -> str | None:
         """The qualified class of the object a method of ``class_name`` assigns to
         ``self.<attr>`` (``self.editor = TextEditor()``), or None. Computed once per class."""
         for _ in range(4):  # the class, then its bases (``self.editor`` set in ``BaseHandler``)
@@ -159,7 +164,7 @@ class Analyzer:
             module, class_name = found
         return None
 
-    def site(self, module, node: cst.CSTNode) -> Site:
+    def site(self, module: ParsedModule, node: cst.CSTNode) -> Site:
         key = id(node)
         s = self._sites.get(key)
         if s is None or s.node is not node:
@@ -167,7 +172,8 @@ class Analyzer:
             self._sites[key] = s
         return s
 
-    def method_of(self, module, class_name: str, method: str, depth: int = 0):
+    def method_of(self, module: ParsedModule, class_name: str, method: str,
+                  depth: int = 0) -> tuple[ParsedModule, cst.FunctionDef] | None:
         """``(module, def)`` of ``method`` of the run's class ``class_name`` of ``module``, looked
         up in the class and then its bases (defined in the run, depth-first, 6 levels), or None."""
         fn = module.functions.get(f"{class_name}.{method}")
@@ -176,6 +182,7 @@ class Analyzer:
         cls = module.classes.get(class_name)
         if cls is None or depth > 5:
             return None
+        hit: tuple[ParsedModule, str] | None  # (the base's module and class name)
         for base in cls.bases:
             node = base.value.value if isinstance(base.value, cst.Subscript) else base.value
             name = dotted_name(node)
@@ -191,7 +198,7 @@ class Analyzer:
                 return found
         return None
 
-    def family_method(self, family: str, method: str):
+    def family_method(self, family: str, method: str) -> tuple[ParsedModule, cst.FunctionDef] | None:
         """``(module, def)`` of ``method`` on an object of the run's class ``family`` (a qualified
         name), inherited methods included; None when the class or the method is not in the run."""
         found = self.project.find_function(f"{family}.{method}")
@@ -202,7 +209,7 @@ class Analyzer:
             return None
         return self.method_of(hit[0], hit[1], method)
 
-    def helper_summary(self, module, fn: cst.FunctionDef, depth: int) -> Summary | None:
+    def helper_summary(self, module: ParsedModule, fn: cst.FunctionDef, depth: int) -> Summary | None:
         key = id(fn)
         if key in self._helpers:
             return self._helpers[key]
@@ -220,7 +227,7 @@ class Analyzer:
 _ORDERINGS = (cst.GreaterThan, cst.GreaterThanEqual, cst.LessThan, cst.LessThanEqual)
 
 
-def _record_like(t) -> bool:
+def _record_like(t: Taint) -> bool:
     """A record read whole from unreadable code (``Marker.whole``) or a helper's own parameter
     (``Param`` with no call site): a value whose ``.get("field")`` is one field of it."""
     return (isinstance(t, Marker) and t.kind == "object" and t.whole) or \
@@ -244,7 +251,7 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
     def __init__(
         self,
         analyzer: Analyzer,
-        module,
+        module: ParsedModule,
         fn: cst.FunctionDef,
         *,
         depth: int = 0,
@@ -264,11 +271,11 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         self.summary = Summary()
         self.env: dict[str, Flow] = {}
         self.strings: dict[str, str] = {}
-        self.sql_of: dict[str, Bound | None] = {}
+        self.sql_of: dict[str, SqlBound] = {}
         self.param_defaults: dict[str, Param] = {}
         self.disabled_params: set[str] = set()
         self.loop_accumulators: list[set[str]] = []
-        self.loop_breaks: list[list[tuple[cst.CSTNode, str]]] = []
+        self.loop_breaks: list[list[tuple[cst.BaseExpression, str]]] = []
         #: Per enclosing ``for``: its target names and the sources it iterates (a ``return`` of
         #: the element inside the loop returns one item, not the collection).
         self.loop_elements: list[tuple[set[str], frozenset]] = []
@@ -568,7 +575,7 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
                 self.env[name] = union(held, frozenset({src}))
         self._apply_loop_breaks(accs, breaks, node, enumerate_target=None)
 
-    def try_(self, node) -> bool:
+    def try_(self, node: cst.Try | cst.TryStar) -> bool:
         base = dict(self.env)
         envs = []
         if self.block(statements_of(node.body)):
@@ -612,7 +619,7 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
                     return True
         return False
 
-    def _size_check(self, comp, measured: Flow, budget_flow: Flow, budget_node) -> None:
+    def _size_check(self, comp: cst.Comparison, measured: Flow, budget_flow: Flow, budget_node: cst.BaseExpression) -> None:
         ms = [t for t in measured if isinstance(t, Measure)]
         if not ms:
             return
@@ -687,7 +694,8 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
             return self.bound_from(right, comp)
         return None
 
-    def _apply_loop_breaks(self, accs, breaks, node, enumerate_target) -> None:
+    def _apply_loop_breaks(self, accs: set[str], breaks: list[tuple[cst.BaseExpression, str]], node: cst.CSTNode,
+                           enumerate_target: cst.BaseExpression | None) -> None:
         for test, _ in breaks:
             bound = self._count_break_bound(test, accs, enumerate_target)
             if bound is None:
@@ -695,7 +703,8 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
             for name in accs:
                 self.env[name] = apply_bound(self.env.get(name, EMPTY), bound)
 
-    def _count_break_bound(self, test, accs, enumerate_target) -> Bound | None:
+    def _count_break_bound(self, test: cst.BaseExpression, accs: set[str],
+                           enumerate_target: cst.BaseExpression | None) -> Bound | None:
         for comp in _comparisons(test):
             if len(comp.comparisons) != 1:
                 continue
@@ -773,7 +782,7 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
             return self.expr(node.value)
         return EMPTY
 
-    def comprehension(self, for_in: cst.CompFor, elts, node) -> Flow:
+    def comprehension(self, for_in: cst.CompFor, elts: Sequence[cst.BaseExpression], node: cst.BaseExpression) -> Flow:
         """A comprehension: what its elements hold, and as many of them as the iterables have
         (``[r["total"] for r in rows]`` is one number per row: a collection as long as ``rows``,
         whose sources it keeps). A generator consumed for one element (``next``, ``max``,
@@ -796,7 +805,7 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
             return flow
         return union(flow, _length_sources(frozenset(iterated), flow))
 
-    def iteration(self, it: Flow, node) -> Flow:
+    def iteration(self, it: Flow, node: cst.CSTNode) -> Flow:
         """The flow of one element when iterating ``it`` (a cursor or file drains a source)."""
         extra: list = []
         for m in markers(it):
@@ -907,8 +916,8 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
             return apply_bound(base, bound)
         return base
 
-    def slice_bound(self, sl: cst.Slice, node) -> Bound | None:
-        upper = sl.upper
+    def slice_bound(self, sl: cst.Slice, node: cst.CSTNode) -> Bound | None:
+        upper = cast(cst.BaseExpression, sl.upper)  # (``subscript`` reads ``x[a:]`` itself)
         if isinstance(upper, cst.UnaryOperation) and isinstance(upper.operator, cst.Minus) and sl.lower is None:
             return None  # x[:-1]: drops the tail, bounds nothing
         if isinstance(sl.lower, cst.Attribute) and isinstance(upper, cst.Attribute):
@@ -929,7 +938,7 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
                 return Bound(self.a.site(self.mod, node), fixed=max(consts) if consts else -1)
         return self.bound_from(upper, node)
 
-    def bound_from(self, expr: cst.BaseExpression, node) -> Bound | None:
+    def bound_from(self, expr: cst.BaseExpression, node: cst.CSTNode) -> Bound | None:
         """A bound from an expression used as a count or size cap."""
         site = self.a.site(self.mod, node)
         value = self.const_int(expr)
@@ -971,14 +980,15 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         # configured sources and bounds come first (user knowledge wins)
         if self.a.knowledge:
             names = [qn, dn]
-            if method is not None:
-                owners = [m.family for m in markers(recv, "object") if m.family]
+            if method is not None and isinstance(func, cst.Attribute):
+                owners: list[str | None] = [m.family for m in markers(recv, "object") if m.family]
                 owners.append(self._chain_class(func.value))
                 names += [f"{o}.{method}" for o in owners if o]
             entry = self.a.knowledge.lookup(names)
             if entry is not None and entry.kind == "source":
                 self._args_flow(node)
-                return frozenset({Src(entry.code, site, f"{qn or dn}()")})
+                # (a source entry has its rule code: ``Knowledge.from_settings``)
+                return frozenset({Src(cast(str, entry.code), site, f"{qn or dn}()")})
             if entry is not None:
                 return apply_bound(self._args_flow(node), Bound(site, fixed=-1))
 
@@ -994,6 +1004,7 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         if qn in cat.SOURCE_FUNCTIONS:
             code, what = cat.SOURCE_FUNCTIONS[qn]
             args = self._args_flow(node)
+            bound: SqlBound
             bound = None
             if code == "TL101":
                 bound = self.sql_bound(node.args[0].value if node.args else None, args, site)
@@ -1018,17 +1029,18 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         if qn in ("sqlalchemy.select", "sqlalchemy.sql.select", "sqlmodel.select"):
             self._args_flow(node)
             return frozenset({Marker("query", site)})
-        if method == "get" and node.args and small_field(string_literal(node.args[0].value) or "") \
+        if method == "get" and isinstance(func, cst.Attribute) and node.args and \
+                small_field(string_literal(node.args[0].value) or "") \
                 and not (self.args_style == "mapping" and is_arguments_name(dotted_name(func.value))):
             # ``data.get("total")``: a number or a flag of the data, as ``data["total"]``
             self._args_flow(node)
             return frozenset(part_of(t) for t in scalar_of(recv))
         key = string_literal(node.args[0].value) if method in ("get", "pop") and node.args else None
-        entries = self.helper_dict_entries(func.value) if key is not None else None
-        if entries is not None:
+        entries = self.helper_dict_entries(func.value) if key is not None and isinstance(func, cst.Attribute) else None
+        if entries is not None and key is not None:
             default = union(*(self.expr(a.value) for a in node.args[1:]))
             return union(entries.get(key, EMPTY), default)
-        if key is not None and any(_record_like(t) for t in recv) and not (
+        if key is not None and isinstance(func, cst.Attribute) and any(_record_like(t) for t in recv) and not (
                 self.args_style == "mapping" and is_arguments_name(dotted_name(func.value))):
             # ``ticker.get("last")`` on a record read whole, or on a helper's parameter: one field,
             # as ``ticker["last"]``; its payload (``resp.get("Item")``) as large as the record (a
@@ -1046,7 +1058,8 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
             return measure_of(flow, tokens=any(isinstance(t, Measure) and t.tokens for t in flow))
         if cat.TOKEN_COUNTER.search(name or ""):
             return measure_of(self._args_flow(node), tokens=True)
-        if method in ("encode", "decode") and re.search(r"(enc|token)", (dotted_name(func.value) or ""), re.I):
+        if method in ("encode", "decode") and isinstance(func, cst.Attribute) and \
+                re.search(r"(enc|token)", (dotted_name(func.value) or ""), re.I):
             # tokenizer.encode(text): the tokens still carry the text (decode gives it back), and
             # their count is a token measure
             flow = self._args_flow(node)
@@ -1061,12 +1074,13 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
             bound = self.bound_from(stop, node) if stop is not None else None
             return apply_bound(flow, bound) if bound else flow
 
+        family: str | None  # (the qualified class of the object a call makes or is made on)
         if isinstance(func, cst.Name) and func.value in self.mod.classes and func.value not in self.env:
             # a class of this module: an object whose methods are read where they are called
             family = f"{self.mod.module_name}.{func.value}"
             return union(made_object(site, family, self._args_flow(node)), self.init_data(family))
 
-        if method is not None and not self._project_method(func, recv, method):
+        if method is not None and isinstance(func, cst.Attribute) and not self._project_method(func, recv, method):
             # (a method of a class in the run is read, whatever its name: ``runner.execute(cmd)``
             # is no DB-API statement when ``runner`` is an ``Executor`` of the project)
             out = self.method_call(node, method, recv, site, dn)
@@ -1094,7 +1108,7 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
 
         # helpers of this module / the run
         helper = self.resolve_helper(func)
-        if helper is None and method is not None:
+        if helper is None and method is not None and isinstance(func, cst.Attribute):
             # a method of an object whose class is in the run (``ci = get_ci(); ci.list_jobs()``,
             # a module-level instance ``handler = CreateFileHandler()``)
             families = [obj.family for obj in markers(recv, "object") if obj.family]
@@ -1115,7 +1129,7 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
                 return frozenset(t for t in recv if not isinstance(t, Marker) or t.whole)
         if helper is not None:
             out = self.call_helper(node, *helper)
-            if method is not None and dotted_name(func.value) not in ("self", "cls"):
+            if method is not None and isinstance(func, cst.Attribute) and dotted_name(func.value) not in ("self", "cls"):
                 # a method of an object made from data (``TextStepper(text).lines()``) may give
                 # that data back: the object's own fields are not traced
                 held = frozenset(t for t in recv if isinstance(t, Src)
@@ -1167,7 +1181,7 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
             return self._dict_results.get(id(call))
         name = dotted_name(expr)
         bound = self.dict_results_of.get(name) if name else None
-        if bound is None or self.env.get(name) != bound[0]:
+        if bound is None or self.env.get(cast(str, name)) != bound[0]:  # (bound only for a name)
             return None
         return bound[1]
 
@@ -1184,7 +1198,8 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
     def _args_flow(self, node: cst.Call) -> Flow:
         return union(*(self.expr(a.value) for a in node.args))
 
-    def mapping_param(self, key: str, default: cst.BaseExpression | None, node, required=False) -> Flow:
+    def mapping_param(self, key: str, default: cst.BaseExpression | None, node: cst.CSTNode,
+                      required: bool = False) -> Flow:
         default_none = default is None and not required or (isinstance(default, cst.Name) and default.value == "None")
         clamp = None
         p = Param(key, self.a.site(self.mod, node), default_none=default_none, has_default=default is not None, clamp=clamp)
@@ -1284,7 +1299,7 @@ def _pages_through(loop: cst.While) -> bool:
     return False
 
 
-def _subexpressions(node: cst.CSTNode):
+def _subexpressions(node: cst.BaseExpression) -> Iterator[cst.BaseExpression]:
     stack = [node]
     while stack:
         n = stack.pop()
@@ -1319,7 +1334,7 @@ def _grows_text(value: cst.BaseExpression) -> bool:
     return False
 
 
-def _comparisons(test: cst.BaseExpression):
+def _comparisons(test: cst.BaseExpression) -> Iterator[cst.Comparison]:
     stack = [test]
     while stack:
         n = stack.pop()
@@ -1331,13 +1346,13 @@ def _comparisons(test: cst.BaseExpression):
             stack.append(n.expression)
 
 
-def _len_arg(node) -> str | None:
+def _len_arg(node: cst.BaseExpression) -> str | None:
     if isinstance(node, cst.Call) and dotted_name(node.func) == "len" and node.args:
         return dotted_name(node.args[0].value)
     return None
 
 
-def _is_enumerate_index(target, name: str) -> bool:
+def _is_enumerate_index(target: cst.BaseExpression | None, name: str) -> bool:
     if isinstance(target, cst.Tuple) and target.elements:
         return dotted_name(target.elements[0].value) == name
     return False

@@ -77,14 +77,14 @@ class Knowledge:
     def lookup(self, names: Iterable[str | None]) -> KnowledgeEntry | None:
         """The entry matching one of a call's ``names`` (None entries are skipped), or None;
         a match is recorded in ``matched``."""
-        names = [n for n in names if n]
-        for n in names:
+        given = [n for n in names if n]
+        for n in given:
             entry = self.exact.get(n)
             if entry is not None:
                 self.matched.add(entry.pattern)
                 return entry
         for entry in self.globs:
-            if any(fnmatch.fnmatchcase(n, entry.pattern) for n in names):
+            if any(fnmatch.fnmatchcase(n, entry.pattern) for n in given):
                 self.matched.add(entry.pattern)
                 return entry
         return None

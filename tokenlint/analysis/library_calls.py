@@ -14,6 +14,7 @@ from tokenlint.analysis import catalogue as cat
 from tokenlint.analysis.constants import keyword_arg, string_literal
 from tokenlint.analysis.external import QUERY_KEYWORDS, http_body_bound
 from tokenlint.analysis.shapes import Shape
+from tokenlint.analysis.state import InterpreterState, SqlBound
 from tokenlint.analysis.taints import (EMPTY, Bound, Flow, Marker, Param, Site, Src, apply_bound, markers, params,
                                        scalar_of, sources, union)
 from tokenlint.analysis.values import (ACCUMULATORS, VALUE_METHODS, client_like, file_like, is_arguments_name, is_collection_src,
@@ -25,7 +26,7 @@ from tokenlint.source.imports import dotted_name
 _HTTP_LIBRARIES = frozenset({"httpx", "requests", "aiohttp", "urllib3", "httplib2", "niquests"})
 
 
-class LibraryCalls:
+class LibraryCalls(InterpreterState):
     """Mixin of ``FunctionInterpreter``: method calls of known libraries."""
 
     def method_call(self, node: cst.Call, method: str, recv: Flow, site: Site, dn: str | None) -> Flow | None:
@@ -45,6 +46,7 @@ class LibraryCalls:
             self._args_flow(node)
             return frozenset({Src("TL104", site, f"git {method} output (GitPython)")})
         if method in SQL_RUNNERS and args:
+            first: cst.BaseExpression | str  # (in the ``query`` branch below: a name's last part)
             first = args[0].value
             text = self.string_value(first)
             argflow = self._args_flow(node)
@@ -211,7 +213,7 @@ class LibraryCalls:
                 return a.value
         return node.args[0].value
 
-    def sql_bound(self, sql_node, argflow: Flow, site: Site):
+    def sql_bound(self, sql_node: cst.BaseExpression | None, argflow: Flow, site: Site) -> SqlBound:
         """The bound a query's text puts on its rows: ``LIMIT 50`` fixed, ``LIMIT ?`` bound to a
         limit-like parameter, ``"aggregate"`` for a lone ``COUNT(*)`` or a write statement (a
         number, no rows), None when unbounded."""
@@ -246,7 +248,7 @@ class LibraryCalls:
             return Bound(site, fixed=-1)
         return None
 
-    def _fstring_params(self, node) -> Flow:
+    def _fstring_params(self, node: cst.BaseExpression | None) -> Flow:
         if isinstance(node, cst.Name) and node.value in self.env:
             return self.env[node.value]
         return self.expr(node) if isinstance(node, cst.FormattedString) else EMPTY

@@ -174,7 +174,7 @@ def apply_bound(flow: Flow, bound: Bound) -> Flow:
     """Cap every source in ``flow``, what a helper's parameters hold (``Param.cap``) and a whole
     record read from unreadable code (``Marker.whole``: its TL108 source carries the cap); other
     markers and the tool's own parameters pass unchanged."""
-    def cap(t):
+    def cap(t: Taint) -> Taint:
         if isinstance(t, Src):
             return t.with_bound(bound)
         if isinstance(t, Marker) and t.whole and (t.sql_bound is None or bound.rank() > t.sql_bound.rank()):

@@ -11,7 +11,7 @@ from typing import Sequence
 
 import libcst as cst
 
-from tokenlint.analysis.taints import Flow, Src
+from tokenlint.analysis.taints import Flow, Src, Taint
 from tokenlint.source.imports import dotted_name
 
 MAX_HELPER_DEPTH = 4
@@ -31,14 +31,7 @@ def body_of(fn: cst.FunctionDef) -> Sequence[cst.BaseStatement]:
     return fn.body.body if isinstance(fn.body, cst.IndentedBlock) else [fn.body]  # type: ignore[list-item]
 
 
-def parameters(fn: cst.FunctionDef | cst.Lambda) -> list[cst.Param]:
-    """Every named parameter of ``fn`` (positional-only, ordinary and keyword-only, in order;
-    not ``*args`` / ``**kwargs``)."""
-    ps = fn.params
-    return [*ps.posonly_params, *ps.params, *ps.kwonly_params]
-
-
-def statements_of(node) -> list:
+def statements_of(node: cst.CSTNode | None) -> list:
     if node is None:
         return []
     if isinstance(node, cst.IndentedBlock):
@@ -108,7 +101,7 @@ def empty_collection(value: cst.BaseExpression) -> bool:
     return False
 
 
-def is_collection_src(t) -> bool:
+def is_collection_src(t: Taint) -> bool:
     return isinstance(t, Src) and t.code == "TL108" and t.what.endswith(RUNTIME_COLLECTION)
 
 
