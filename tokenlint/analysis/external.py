@@ -58,6 +58,9 @@ class ExternalCalls(InterpreterState):
                 # ``res.model_dump()``, ``widget.to_dict()``: a typed SDK model's declared fields
                 # as a dict or JSON, nothing fetched: one fixed-shape record
                 return frozenset(replace(m, whole=False) for m in objects)
+            if objects and all(m.whole for m in objects) and method in ("copy", "items", "values"):
+                # ``task_store[task_id].copy()``: a record held as a dict is its own data
+                return recv
             if objects:
                 family = objects[0].family
             elif any(isinstance(t, (Src, Measure)) for t in recv):
@@ -536,9 +539,13 @@ def whole_record_sources(flow: Flow) -> list[Src]:
     out = []
     for m in markers(flow, "object"):
         if m.whole:
-            callee = dotted_name(m.site.node.func) if isinstance(m.site.node, cst.Call) else None
-            out.append(Src(m.rule, m.site, f"{callee or '…'}() (one record returned whole, every field)",
-                           m.sql_bound))
+            node = m.site.node
+            if isinstance(node, cst.Subscript):  # an entry of a run-time collection
+                what = f"{dotted_name(node.value) or '…'}[…] (one entry returned whole, every field)"
+            else:
+                callee = dotted_name(node.func) if isinstance(node, cst.Call) else None
+                what = f"{callee or '…'}() (one record returned whole, every field)"
+            out.append(Src(m.rule, m.site, what, m.sql_bound))
     return out
 
 

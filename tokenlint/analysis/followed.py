@@ -187,19 +187,8 @@ class FollowedCalls(InterpreterState):
         """The qualified library class a helper's return annotation names (``-> Collection``,
         ``-> Optional[redis.Redis]``, ``-> MongoClient | None``), when it is imported from
         outside the standard library and the run; else None."""
-        if fn.returns is None:
-            return None
-        ann = fn.returns.annotation
-        if isinstance(ann, cst.Subscript) and dotted_name(ann.value) in ("Optional", "typing.Optional") \
-                and len(ann.slice) == 1 and isinstance(ann.slice[0].slice, cst.Index):
-            ann = ann.slice[0].slice.value
-        if isinstance(ann, cst.BinaryOperation) and isinstance(ann.operator, cst.BitOr):
-            sides = [x for x in (ann.left, ann.right) if dotted_name(x) != "None"]
-            ann = sides[0] if len(sides) == 1 else ann
-        if not isinstance(ann, (cst.Name, cst.Attribute)):
-            return None
-        qn = module.imports.qualify(ann)
-        if qn is None or is_stdlib(qn) or not qn.rsplit(".", 1)[-1][:1].isupper():
+        qn = _annotated_class(module, fn)
+        if qn is None or is_stdlib(qn):
             return None
         if self.a.project.resolve(qn) is not None:
             return None  # a class of the run: its own methods are followed
@@ -408,3 +397,26 @@ def find_instance_collections(mod: ParsedModule, class_name: str) -> frozenset[s
                         names.add(dn[5:])
             stack.extend(code_children(n))
     return frozenset(names)
+
+
+def _annotated_class(module: ParsedModule, fn: cst.FunctionDef) -> str | None:
+    """The qualified CapWords class a function's return annotation names, ``Optional[...]`` and
+    ``... | None`` unwrapped (``-> Collection``, ``-> Optional[redis.Redis]``), or None. A class
+    of the module itself is qualified by the module's name."""
+    if fn.returns is None:
+        return None
+    ann = fn.returns.annotation
+    if isinstance(ann, cst.Subscript) and dotted_name(ann.value) in ("Optional", "typing.Optional") \
+            and len(ann.slice) == 1 and isinstance(ann.slice[0].slice, cst.Index):
+        ann = ann.slice[0].slice.value
+    if isinstance(ann, cst.BinaryOperation) and isinstance(ann.operator, cst.BitOr):
+        sides = [x for x in (ann.left, ann.right) if dotted_name(x) != "None"]
+        ann = sides[0] if len(sides) == 1 else ann
+    if not isinstance(ann, (cst.Name, cst.Attribute)):
+        return None
+    qn = module.imports.qualify(ann)
+    if qn is None and isinstance(ann, cst.Name) and ann.value in module.classes:
+        qn = f"{module.module_name}.{ann.value}"
+    if qn is None or not qn.rsplit(".", 1)[-1][:1].isupper():
+        return None
+    return qn

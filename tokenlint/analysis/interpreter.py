@@ -35,7 +35,7 @@ from tokenlint.analysis.state import SqlBound
 from tokenlint.analysis.taints import (EMPTY, Bound, Flow, Marker, Measure, Param, Site, Src, Taint, apply_bound, markers,
                                        measure_of, params, scalar_of, union)
 from tokenlint.analysis.values import (BUILTINS, RUNTIME_COLLECTION, body_of, chain_root, empty_collection,
-                                       is_arguments_name, is_stdlib, one_element, response_like,
+                                       is_arguments_name, is_collection_src, is_stdlib, one_element, response_like,
                                        statements_of)
 from tokenlint.source.functions import parameters
 from tokenlint.source.imports import dotted_name
@@ -134,6 +134,66 @@ class Analyzer:
         self._helpers: dict[int, Summary | None] = {}
         self._instance_collections: dict[tuple[str, str], frozenset[str]] = {}
         self._instance_attributes: dict[tuple[str, str], dict[str, str]] = {}
+        self._enclosing: dict[str, dict[int, cst.FunctionDef]] = {}
+        self._literal_entries: dict[tuple[str, str], bool] = {}
+        self._closures: dict[int, dict[str, Flow]] = {}
+
+    def literal_entries(self, module: ParsedModule, container: str) -> bool:
+        """Whether every value the module stores into the run-time collection ``container``
+        (``JOBS[job_id] = "queued"``, ``self.state[k] = 0``) is a literal string, number or
+        constant, so one entry is a scalar, not a record; False when nothing is stored by
+        item assignment. Computed once per (module, name)."""
+        key = (module.module_name, container)
+        if key not in self._literal_entries:
+            stored: list[cst.BaseExpression] = []
+            for node, _ in module.nodes():
+                if isinstance(node, cst.Assign):
+                    for target in node.targets:
+                        t = target.target
+                        if isinstance(t, cst.Subscript) and dotted_name(t.value) == container:
+                            stored.append(node.value)
+            self._literal_entries[key] = bool(stored) and all(_literal_scalar(v) for v in stored)
+        return self._literal_entries[key]
+
+    def enclosing_function(self, module: ParsedModule, fn: cst.FunctionDef) -> cst.FunctionDef | None:
+        """The function ``fn`` is defined in (a tool nested in ``def create_server(config)``),
+        or None for a module-level function or a method. One table per module, built once."""
+        table = self._enclosing.get(module.module_name)
+        if table is None:
+            table = {}
+            for outer in module.functions.values():
+                stack: list[cst.CSTNode] = list(body_of(outer))
+                while stack:
+                    node = stack.pop()
+                    if isinstance(node, cst.FunctionDef):
+                        table.setdefault(id(node), outer)
+                    if isinstance(node, cst.ClassDef):
+                        continue
+                    stack.extend(code_children(node))
+            self._enclosing[module.module_name] = table
+        return table.get(id(fn))
+
+    def closure_env(self, module: ParsedModule, fn: cst.FunctionDef, class_name: str | None) -> dict[str, Flow]:
+        """The locals a nested function reads from the function that defines it (a server
+        factory's ``reg = Registry(cfg)`` read by each tool it registers): the enclosing body
+        interpreted once, as a closure sees it (its final values). The enclosing function's own
+        parameters are configuration, not the model's arguments, so they carry no ``Param``.
+        Empty for a function that is not nested."""
+        outer = self.enclosing_function(module, fn)
+        if outer is None:
+            return {}
+        key = id(outer)
+        if key not in self._closures:
+            self._closures[key] = {}  # recursion guard
+            interp = FunctionInterpreter(self, module, outer, depth=1, class_name=class_name)
+            interp.env = {**self.closure_env(module, outer, class_name), **interp.env}
+            interp.run(body_of(outer))
+            own = {p.name.value for p in parameters(outer)}
+            self._closures[key] = {
+                name: frozenset(t for t in flow if not isinstance(t, Param))
+                for name, flow in interp.env.items() if name not in own and "." not in name
+            }
+        return self._closures[key]
 
     def instance_collections(self, module: ParsedModule, class_name: str) -> frozenset[str]:
         """Attributes a class's methods set to an empty collection (``self.notes = {}``): instance
@@ -881,7 +941,11 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
                 # ``body["total"]``, ``page["has_more"]``: a number or a flag of the data
                 return frozenset(part_of(t) for t in scalar_of(base))
             self.expr(key)
-            base = one_element(base)
+            # an entry of a run-time collection (``tasks[task_id]``): one record, whole
+            entry = one_element(base, self.a.site(self.mod, node)) - base
+            if entry and self.a.literal_entries(self.mod, dotted_name(node.value) or ""):
+                entry = EMPTY  # ``JOBS[job_id]`` where only literals are stored: one scalar
+            base = frozenset(t for t in base if not is_collection_src(t))
             root = chain_root(node.value) if isinstance(node.value, cst.Attribute) else None
             if isinstance(key, cst.Integer) and (
                     isinstance(node.value, cst.Call)
@@ -896,12 +960,12 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
                     rest |= {Marker("object", self.a.site(self.mod, node), whole=True)}
                 # one row of a DDL or a plan is the whole object (``SHOW CREATE TABLE`` → DDL)
                 rest |= {t for t in base if isinstance(t, Src) and t.code == "TL101" and _open_ended_row(t)}
-                return rest
+                return rest | entry
             # an element or field keeps its source: rows iterate into ``r``, and ``r[0]`` is data;
             # an element of a table of clients is a client; a record's payload field
             # (``resp["Item"]``, ``page["content"]``) is as large as the record
             keep = field_keeper(lit, base) if lit is not None else part_of
-            return frozenset(keep(t) for t in base if not isinstance(t, Marker) or t.kind == "object")
+            return frozenset(keep(t) for t in base if not isinstance(t, Marker) or t.kind == "object") | entry
         if isinstance(sl, cst.Slice):
             lower = self.expr(sl.lower) if sl.lower is not None else EMPTY
             if sl.upper is None:
@@ -1321,6 +1385,14 @@ def _length_sources(iterated: Flow, entries: Flow) -> Flow:
     return frozenset(t for t in iterated if isinstance(t, Src) and not (
         scalar_entries and t.bound is not None and t.bound.fixed is not None
         and 0 <= t.bound.fixed <= SMALL_SCALAR_COUNT))
+
+
+def _literal_scalar(value: cst.BaseExpression) -> bool:
+    """A literal string, number or ``True``/``False``/``None`` (a negative number included)."""
+    if isinstance(value, cst.UnaryOperation):
+        value = value.expression
+    return isinstance(value, (cst.SimpleString, cst.ConcatenatedString, cst.Integer, cst.Float)) or (
+        isinstance(value, cst.Name) and value.value in ("True", "False", "None"))
 
 
 def _grows_text(value: cst.BaseExpression) -> bool:

@@ -187,7 +187,9 @@ class LibraryCalls(InterpreterState):
         if method in ("get", "pop") and args and any(is_collection_src(t) for t in recv):
             # ``NOTES.get(name)``: one element of a run-time collection, not all of it
             self._args_flow(node)
-            return one_element(recv)
+            if self.a.literal_entries(self.mod, recv_name or ""):
+                return frozenset(t for t in recv if not is_collection_src(t))  # one scalar
+            return one_element(recv, site)
         chain = markers(recv, "query", "cursor")
         if chain and method not in ("join", "format"):
             # builder chains (``.filter().order_by().offset()``) keep the query and its bound

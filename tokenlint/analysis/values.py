@@ -11,7 +11,7 @@ from typing import Sequence
 
 import libcst as cst
 
-from tokenlint.analysis.taints import Flow, Src, Taint
+from tokenlint.analysis.taints import Flow, Marker, Site, Src, Taint
 from tokenlint.source.imports import dotted_name
 
 MAX_HELPER_DEPTH = 4
@@ -105,6 +105,12 @@ def is_collection_src(t: Taint) -> bool:
     return isinstance(t, Src) and t.code == "TL108" and t.what.endswith(RUNTIME_COLLECTION)
 
 
-def one_element(flow: Flow) -> Flow:
-    """An element of a run-time collection (``notes[name]``) is one record: drop the collection."""
-    return frozenset(t for t in flow if not is_collection_src(t))
+def one_element(flow: Flow, site: Site) -> Flow:
+    """An element of a run-time collection (``notes[name]``, ``tasks.get(task_id)``, at ``site``)
+    is one record, not the collection: a record of unknown fields filled at run time, whole
+    until a field is picked from it (a ``whole`` object marker: a task's stored result is as
+    large as the task made it, labelling rule 5)."""
+    out = {t for t in flow if not is_collection_src(t)}
+    if len(out) < len(flow):
+        out.add(Marker("object", site, whole=True))
+    return frozenset(out)
