@@ -56,7 +56,8 @@ def run_cli(*args: object, catch_exceptions: bool = False) -> Result:
 def undocumented(package: str) -> list[str]:
     """``module.name`` (and ``module.Class.method``) of every public function, class and method
     defined in the modules of ``package`` (its own, not imported ones) without a docstring of its
-    own; a dataclass's or NamedTuple's generated ``Name(field, ...)`` does not count."""
+    own; a dataclass's or NamedTuple's generated ``Name(field, ...)`` does not count. ``package``
+    may also name a single module (``tokenlint.model``): then only that module is looked at."""
     import importlib
     import inspect
     import pkgutil
@@ -67,8 +68,11 @@ def undocumented(package: str) -> list[str]:
 
     missing = []
     root = importlib.import_module(package)
-    for info in pkgutil.walk_packages(root.__path__, package + "."):
-        module = importlib.import_module(info.name)
+    names = [package]
+    if hasattr(root, "__path__"):
+        names += [info.name for info in pkgutil.walk_packages(root.__path__, package + ".")]
+    for module_name in names:
+        module = importlib.import_module(module_name)
         for name, obj in vars(module).items():
             if name.startswith("_") or not (inspect.isfunction(obj) or inspect.isclass(obj)) \
                     or obj.__module__ != module.__name__:

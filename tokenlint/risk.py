@@ -14,6 +14,10 @@ from tokenlint.model import Finding, Risk
 
 
 def tool_risk(findings: Iterable[Finding], carries_data: bool) -> Risk:
+    """A tool's risk: the worst risk among its ``findings`` when that is above LOW; otherwise LOW
+    when its response ``carries_data`` (some source reaches it: ``ToolFacts.flows`` is not empty)
+    and NONE when it does not. A LOW or NONE finding (TL401's) leaves the verdict to
+    ``carries_data``."""
     worst = max((f.risk for f in findings), default=None)
     if worst is not None and worst > Risk.LOW:
         return worst

@@ -172,4 +172,7 @@ SQL_OPEN_ENDED_OBJECT = re.compile(
 
 
 def looks_like_sql(text: str) -> bool:
+    """Whether ``text`` reads as a query: it contains a ``SELECT``, ``PRAGMA``, ``SHOW``,
+    ``DESCRIBE``, ``EXPLAIN`` or ``WITH`` word or a Cypher ``MATCH ... RETURN`` (``SQL_SELECT``,
+    anywhere, any case) and does not start with ``/`` or ``http`` (a path or a URL)."""
     return bool(SQL_SELECT.search(text)) and not text.strip().startswith(("/", "http"))

@@ -21,6 +21,12 @@ class Constants(InterpreterState):
 
     # -- constants ---------------------------------------------------------------------------
     def const_int(self, node: cst.BaseExpression | None, depth: int = 0) -> int | None:
+        """The integer value of ``node`` known before run time, or None. Reads a literal
+        (``10_000``, ``0x100``), arithmetic of known values (``+``, ``-``, ``*``, ``/`` and ``//``
+        both floored, ``**`` with an exponent below 64), ``int("100")``, a two-argument
+        ``get``/``getenv`` call as its default (``os.environ.get("MAX", "100")``; any mapping's
+        ``get(k, default)`` alike), and a module-level constant of this module or one imported from
+        a module of the run. Gives up beyond 4 levels of nesting (``depth``); never raises."""
         if node is None or depth > 4:
             return None
         if isinstance(node, cst.Integer):
@@ -131,6 +137,7 @@ def string_literal(node: cst.CSTNode | None) -> str | None:
 
 
 def keyword_arg(call: cst.Call, name: str) -> cst.BaseExpression | None:
+    """The expression ``call`` passes as keyword argument ``name``, or None when it passes none."""
     for a in call.args:
         if a.keyword is not None and a.keyword.value == name:
             return a.value
@@ -138,6 +145,10 @@ def keyword_arg(call: cst.Call, name: str) -> cst.BaseExpression | None:
 
 
 def le_of_call(call: cst.Call) -> int | None:
+    """The maximum a constraint call declares with an integer literal: the first of ``le``, ``lt``
+    (pydantic's ``Field``/``conint``), ``max_value`` or ``maximum`` (the JSON Schema keyword) given
+    as a literal (``Field(le=100)`` gives 100; ``lt=100`` also gives 100, one above the largest
+    value allowed); None when there is none or the literal does not parse."""
     for key in ("le", "lt", "max_value", "maximum"):
         v = keyword_arg(call, key)
         if isinstance(v, cst.Integer):
@@ -149,6 +160,9 @@ def le_of_call(call: cst.Call) -> int | None:
 
 
 def le_in_annotation(ann: cst.BaseExpression, interp: Constants) -> int | None:
+    """The maximum a parameter's annotation declares anywhere inside it
+    (``Annotated[int, Field(le=100)]``, ``conint(le=MAX)``): a literal (``le_of_call``), else an
+    ``le``/``lt`` keyword whose value ``interp.const_int`` knows; None when there is none."""
     stack: list[cst.CSTNode] = [ann]
     while stack:
         n = stack.pop()

@@ -47,6 +47,8 @@ _TEXT_SOURCE_CODES = ("TL102", "TL104", "TL105")  # files, command output, HTTP 
 
 
 class FlowKind(enum.Enum):
+    """How one source that reaches a tool's response is bounded (``DataFlow.kind``); the module
+    docstring says what each kind means and the risk it leads to, ``_classify`` decides it."""
     UNBOUNDED = "unbounded"
     DEFAULT_ALL = "default-all"
     CALLER = "caller"

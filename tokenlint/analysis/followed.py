@@ -155,6 +155,14 @@ class FollowedCalls(InterpreterState):
         return self.a.project.find_function(qn) if qn else None
 
     def call_helper(self, node: cst.Call, module: ParsedModule, fn: cst.FunctionDef) -> Flow:
+        """The flow of a call of the run's function ``fn`` (defined in ``module``): its summary
+        (``Analyzer.helper_summary``) as this call binds it (``_from_helper``: parameters replaced
+        by the arguments, bounds named by a parameter rebound, SQL text passed deciding a query's
+        bound). Its size checks join this function's; what it puts into collections the call passes
+        goes into them; its tuple parts and dict entries are kept for ``a, b = helper()`` and
+        ``r["key"]``; the acknowledgement of a write and a GET of one resource read as one record; a
+        return annotation naming a library class makes the result an object of it. While the helper
+        is being summarised (recursion): what the arguments hold."""
         summary = self.a.helper_summary(module, fn, self.depth)
         arg_flows = self._bind_args(node, fn)
         if summary is None:

@@ -120,6 +120,8 @@ class Summary:
         return {k: union(*(d.get(k, EMPTY) for d in self.dict_returns)) for k in keys}
 
     def returned(self) -> Flow:
+        """Every taint the function may return: the union of the flows of all its ``return``
+        statements."""
         return union(*(f for _, f in self.returns))
 
 
@@ -225,6 +227,9 @@ class Analyzer:
         return None
 
     def site(self, module: ParsedModule, node: cst.CSTNode) -> Site:
+        """The one ``Site`` of ``node`` in ``module``, interned by node identity so the same node
+        always gives the same (hashable) site; a node reusing a freed node's ``id`` gets a new
+        one."""
         key = id(node)
         s = self._sites.get(key)
         if s is None or s.node is not node:
@@ -270,6 +275,10 @@ class Analyzer:
         return self.method_of(hit[0], hit[1], method)
 
     def helper_summary(self, module: ParsedModule, fn: cst.FunctionDef, depth: int) -> Summary | None:
+        """The ``Summary`` of the run's function ``fn`` (defined in ``module``) called as a helper:
+        interpreted once per run with its parameters as placeholders (``Param`` with no site) and
+        cached. None while it is being summarised (a recursive call). ``depth`` (the caller's) is
+        not used: a cached summary must not depend on how deep its first caller was."""
         key = id(fn)
         if key in self._helpers:
             return self._helpers[key]
@@ -423,6 +432,11 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         return True
 
     def stmt(self, node: cst.CSTNode) -> bool:
+        """Interpret one statement (a line of simple statements, ``if``, ``for``, ``while``,
+        ``try``, ``with``, ``match``); False when it always leaves the function (``return``,
+        ``raise``). Any other node is skipped: nested ``def``s and classes (read where they are
+        called), and also a one-line suite (``if c: return x``, a ``SimpleStatementSuite``), which
+        is not interpreted."""
         if isinstance(node, cst.SimpleStatementLine):
             for small in node.body:
                 if not self.small(small):
@@ -457,6 +471,11 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         return True  # nested defs and classes: not part of this function's flow
 
     def small(self, node: cst.CSTNode) -> bool:
+        """Interpret one small statement of a line; False for ``return`` and ``raise`` (the rest of
+        the block is unreachable). A ``return`` records its flow in the summary (per position for a
+        tuple literal, per key for a dict literal with string keys); inside a ``for``, a return of
+        the loop's element without what the loop accumulated is one item, not the collection.
+        ``x += text`` inside a loop makes ``x`` as long as the iterable."""
         if isinstance(node, cst.Return):
             value = node.value
             if isinstance(value, cst.Tuple) and value.elements and \
@@ -507,6 +526,12 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         return True
 
     def assign(self, target: cst.BaseExpression, flow: Flow, value: cst.BaseExpression | None) -> None:
+        """Bind ``flow`` (the value of ``value``, the assigned expression when known; None for an
+        element of an unpacking) to ``target``. A tuple or list target is unpacked (per position
+        when ``value`` calls a helper that returns tuple literals); a subscript target puts ``flow``
+        into the collection it indexes (``accumulate``); a name is bound, with what later reads
+        need: a helper's per-key dict result, data an ``__init__`` stores on ``self``, whether the
+        value is a call's result (possibly a client), a dict literal's entries, a string value."""
         if isinstance(target, (cst.Tuple, cst.List)):
             call = value.expression if isinstance(value, cst.Await) else value
             parts = self._tuple_results.get(id(call)) if isinstance(call, cst.Call) else None
@@ -561,6 +586,11 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
 
     # -- control flow ------------------------------------------------------------------------
     def if_(self, node: cst.If) -> bool:
+        """Interpret an ``if``/``elif``/``else``: the test (size checks; a ``break`` in the body is
+        noted as a possible cap of the enclosing loop), each branch from the state before, then the
+        join of the branches that fall through; a clamp the statement enforces
+        (``if limit > 100: limit = 100``, ``if len(text) > MAX: text = text[:MAX]``) applies after
+        it. False when no branch falls through."""
         self.condition(node.test)
         if self.loop_breaks and any(isinstance(x, cst.Break) for s in statements_of(node.body)
                                     if isinstance(s, cst.SimpleStatementLine) for x in s.body):
@@ -587,6 +617,11 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         return True
 
     def for_(self, node: cst.For) -> None:
+        """Interpret a ``for`` loop: the target bound to one element of the iterable
+        (``iteration``), the body run twice so what it accumulates in one round reaches the next,
+        then the cap of a counted ``break`` (``if len(out) >= 10: break``, an ``enumerate`` index)
+        on what it accumulated, then the ``else`` clause. A loop may run zero times: it always falls
+        through."""
         it = self.expr(node.iter)
         elem = self.iteration(it, node)
         self.loop_accumulators.append(set())
@@ -607,6 +642,11 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
             self.block(statements_of(node.orelse))
 
     def while_(self, node: cst.While) -> None:
+        """Interpret a ``while`` loop, its body run twice. When the body fetches something new (a
+        source or handle, or a call passing a page/token/cursor keyword: ``_pages_through``) and
+        accumulates, each accumulator holding more than numbers gets a TL106 source ("a while loop
+        that collects every page"), capped by the loop's counter limit when there is one
+        (``_while_rounds``); then the caps of counted ``break``s apply."""
         self.condition(node.test)
         self.loop_accumulators.append(set())
         self.loop_breaks.append([])
@@ -636,6 +676,9 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         self._apply_loop_breaks(accs, breaks, node, enumerate_target=None)
 
     def try_(self, node: cst.Try | cst.TryStar) -> bool:
+        """Interpret a ``try``: the body (then its ``else``), each handler from the join of the
+        states before and after the body, then ``finally``; the state after is the join of the paths
+        that fall through. False when none does."""
         base = dict(self.env)
         envs = []
         if self.block(statements_of(node.body)):
@@ -780,6 +823,9 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
 
     # -- expressions -------------------------------------------------------------------------
     def expr(self, node: cst.BaseExpression | None) -> Flow:
+        """The flow of an expression: EMPTY for None, and for one so deeply nested that Python's
+        recursion limit is hit. Evaluating it also records what it does: size checks in comparisons,
+        accumulation (``rows.append(r)``), ``:=`` bindings."""
         if node is None:
             return EMPTY
         try:
@@ -884,6 +930,13 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         return union(kept, frozenset(extra))
 
     def attribute(self, node: cst.Attribute) -> Flow:
+        """The flow of ``obj.attr``: a local bound to the whole dotted name; an instance collection
+        of ``self`` (TL108); process output (``.stdout``/``.stderr``/``.output``: TL104, or a stream
+        for ``Popen``); an HTTP body (``.text``/``.content``/``.body``/``.data`` of a response:
+        TL105; of a write's response: one record); a query manager (``Model.objects``); a scalar
+        (``status_code``: ``catalogue.SCALAR_ATTRIBUTES``, ``shapes.small_field``); else a field of
+        the base, the whole record for an open-ended payload field (``mr.description``), one part of
+        it otherwise (``external.field_keeper``)."""
         dn = dotted_name(node)
         if dn is not None and dn in self.env:
             return self.env[dn]
@@ -922,6 +975,11 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         return frozenset(keep(t) for t in base if not isinstance(t, Marker) or t.kind == "object")
 
     def subscript(self, node: cst.Subscript) -> Flow:
+        """The flow of ``x[...]``: a model argument (``arguments["k"]`` in a low-level handler), one
+        entry of a helper's dict result, a scalar field (``body["total"]``), one element by integer
+        index (``rows[0]``: one row; of an API listing, one whole record), a field of a record (its
+        payload as large as the record), or a slice capped by its width (``x[:n]``, ``x[-n:]``,
+        ``x[a:a + n]``: ``slice_bound``; ``x[a:]`` keeps everything)."""
         base = self.expr(node.value)
         base_name = dotted_name(node.value)
         if len(node.slice) != 1:
@@ -981,6 +1039,11 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         return base
 
     def slice_bound(self, sl: cst.Slice, node: cst.CSTNode) -> Bound | None:
+        """The cap ``x[lower:upper]`` puts on ``x`` (``upper`` given): ``n`` for ``x[a:a + n]``; for
+        a window moved by continuation parameters (``x[(page - 1) * SIZE : page * SIZE]``) its
+        largest constant above 1 (-1 when there is none); else ``bound_from(upper)``. None for
+        ``x[:-n]`` (drops a tail) and for a span the data delimits
+        (``src[node.start_byte:node.end_byte]``)."""
         upper = cast(cst.BaseExpression, sl.upper)  # (``subscript`` reads ``x[a:]`` itself)
         if isinstance(upper, cst.UnaryOperation) and isinstance(upper.operator, cst.Minus) and sl.lower is None:
             return None  # x[:-1]: drops the tail, bounds nothing
@@ -1030,6 +1093,17 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
 
     # -- calls --------------------------------------------------------------------------------
     def call(self, node: cst.Call) -> Flow:
+        """The flow of a call, decided by the first of these that applies: configured
+        ``extra-sources``/``extra-bounds`` (``Knowledge``); the runtime's fitters (a token-budget
+        bound); the catalogue's source and handle functions (``subprocess.check_output``, ``open``,
+        ``requests.get``); ``list``/``sorted`` of a handle (drained), ``select()`` (a query);
+        ``.get``/``.pop`` of a scalar field, of a helper's dict entry or of a record's field, and
+        ``getattr``; ``len`` and token counters (a ``Measure``), ``tokenizer.encode``; ``min`` (a
+        clamp), scalar builtins, ``itertools.islice``; a class of this module (an object); a library
+        method (``method_call``); code run elsewhere (``run_elsewhere``); a callable a helper was
+        given; a nested ``def``; a helper or method of the run (``call_helper``); a loader given a
+        file (a whole read, TL102); code outside the run (``external_call``); else what the receiver
+        and arguments hold."""
         func = node.func
         qn = self.mod.imports.qualify(func)
         dn = dotted_name(func)
@@ -1264,6 +1338,11 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
 
     def mapping_param(self, key: str, default: cst.BaseExpression | None, node: cst.CSTNode,
                       required: bool = False) -> Flow:
+        """The flow of ``arguments["key"]`` (``required``) or ``arguments.get("key", default)`` in a
+        low-level handler: a model-supplied ``Param`` named ``key`` at ``node``, defaulting to
+        everything when ``.get`` has no default or a ``None`` one. Also recorded as a parameter
+        (``param_defaults``); a None, ``False`` or ``0`` default turns off a guard it enables
+        (``disabled_params``)."""
         default_none = default is None and not required or (isinstance(default, cst.Name) and default.value == "None")
         clamp = None
         p = Param(key, self.a.site(self.mod, node), default_none=default_none, has_default=default is not None, clamp=clamp)
@@ -1275,6 +1354,10 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         return frozenset({p})
 
     def min_call(self, node: cst.Call) -> Flow:
+        """``min(a, b, ...)``: what its arguments hold, every model parameter among them clamped to
+        the smallest non-negative constant argument (``min(limit, 100)``: clamp 100). A named
+        setting it cannot evaluate (``MAX_LIMIT`` from a config module) counts as a maximum of
+        unknown value (-1), as in ``bound_from``."""
         flows = [self.expr(a.value) for a in node.args]
         consts = [self.const_int(a.value) for a in node.args]
         # a named setting we cannot evaluate (``min(limit, MAX_LIMIT)`` with ``MAX_LIMIT =

@@ -30,6 +30,13 @@ class LibraryCalls(InterpreterState):
     """Mixin of ``FunctionInterpreter``: method calls of known libraries."""
 
     def method_call(self, node: cst.Call, method: str, recv: Flow, site: Site, dn: str | None) -> Flow | None:
+        """The flow of ``<receiver>.method(...)`` when ``method`` is one of a library tokenlint
+        knows (DB-API ``execute``/``fetchall``/``fetchmany``, SQL runners, ``read_text``,
+        ``iterdir``, ``read``, an HTTP response's ``json()``/``text()``, a client's
+        ``get``/``post``, accumulators such as ``append``, ORM and Mongo query builders, paginators,
+        ``head(n)``, scalar methods), given ``recv`` (the receiver's flow) and ``site`` (the
+        call's); ``dn``, the callee's dotted name, is not read. None when it is none of these: the
+        caller goes on to helpers and external code."""
         args = node.args
         recv_name = dotted_name(node.func.value) if isinstance(node.func, cst.Attribute) else None
 

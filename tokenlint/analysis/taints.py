@@ -56,10 +56,18 @@ class Bound:
 
     @property
     def enforced(self) -> bool:
+        """True when the cap holds whatever the model passes: a fixed number (``fixed``; -1 for a
+        named setting whose value tokenlint cannot read, ``MAX_ROWS`` from a config module), a clamp
+        on the parameter, or a token budget (``tokens``)."""
         return self.fixed is not None or self.clamp is not None or self.tokens
 
     @property
     def value(self) -> int | None:
+        """The cap as a number, ``fixed`` else the parameter's ``clamp``; None when neither is
+        known, -1 when enforced at a value unknown. Its unit is the source's: characters for text (a
+        file, process output, an HTTP body), items (rows, entries, lines) otherwise
+        (``facts._classify`` reads any value above 5,000 as characters unless the parameter's name
+        counts items)."""
         return self.fixed if self.fixed is not None else self.clamp
 
     def rank(self) -> int:
@@ -73,12 +81,17 @@ class Bound:
 
 @dataclass(frozen=True)
 class Src:
+    """Data that grows with external data. ``code``: the rule reporting it unbounded (TL101-TL106,
+    TL108); ``site``: where it is read; ``what``: its description in messages (``.fetchall()``);
+    ``bound``: the strongest cap applied to it on its way to the response (None: no cap yet)."""
     code: str
     site: Site
     what: str
     bound: Bound | None = None
 
     def with_bound(self, bound: Bound) -> Src:
+        """This source capped by ``bound``, unless the bound it already has ranks as high or higher
+        (``Bound.rank``): applying a cap never weakens one."""
         if self.bound is not None and self.bound.rank() >= bound.rank():
             return self
         return replace(self, bound=bound)
@@ -86,6 +99,12 @@ class Src:
 
 @dataclass(frozen=True)
 class Marker:
+    """A handle that becomes a source when read, made at ``site``. ``kind`` (see the comment on it,
+    plus ``http_ack``: the response of an HTTP write, whose body is one record) says which reads
+    drain it; ``sql_bound`` is the cap its query text puts on what it yields (for a ``whole``
+    object: a cap applied to the record); ``capture`` is False for a subprocess whose output is a
+    stream read later (``Popen``, ``create_subprocess_exec``) rather than text
+    (``subprocess.run``)."""
     kind: str  # file, http_response, http_client, cursor, db, process, paginator, line_iter, query, object
     site: Site
     sql_bound: Bound | None = None
@@ -107,6 +126,11 @@ class Marker:
 
 @dataclass(frozen=True)
 class Param:
+    """A value the model supplies: a tool parameter or a low-level ``arguments["k"]`` (``site``: its
+    declaration), or in a helper being summarised a placeholder for what each caller passes
+    (``site`` None). ``default_none``: its default returns everything (None); ``has_default``: it
+    has a default; ``clamp``: its enforced maximum when known (``Field(le=100)``,
+    ``min(limit, 100)``), in the unit of what it limits (items or characters)."""
     name: str
     site: Site | None
     default_none: bool = False
@@ -124,6 +148,9 @@ class Param:
 
 @dataclass(frozen=True)
 class Measure:
+    """A number that measures data: the length (``len``) or, with ``tokens``, the token count of the
+    sources at ``sites``. A measure compared with a budget is a size check
+    (``interpreter.SizeCheck``); it never carries the data itself."""
     sites: FrozenSet[Site]
     tokens: bool = False
     #: In a helper: the parameters whose data was measured (``len(result)``); each caller
@@ -137,6 +164,7 @@ EMPTY: Flow = frozenset()
 
 
 def union(*flows: Flow) -> Flow:
+    """One flow holding every taint of ``flows`` (EMPTY when given none)."""
     out: set = set()
     for f in flows:
         out |= f

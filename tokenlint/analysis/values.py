@@ -28,10 +28,15 @@ ACCUMULATORS = frozenset({"append", "extend", "add", "update", "insert", "write"
 
 
 def body_of(fn: cst.FunctionDef) -> Sequence[cst.BaseStatement]:
+    """The statements of ``fn``'s body: its indented block's statements, or for a one-line
+    ``def f(): return x`` the ``SimpleStatementSuite`` itself as the one element."""
     return fn.body.body if isinstance(fn.body, cst.IndentedBlock) else [fn.body]  # type: ignore[list-item]
 
 
 def statements_of(node: cst.CSTNode | None) -> list:
+    """The statements of a block: those of an indented block or of an ``else``/``finally`` clause's
+    block; ``[]`` for None; any other node (a one-line ``SimpleStatementSuite``) as a list of
+    itself."""
     if node is None:
         return []
     if isinstance(node, cst.IndentedBlock):
@@ -57,18 +62,26 @@ CLIENT_NAME = re.compile(r"(client|session|http|api)$", re.I)
 
 
 def response_like(name: str | None) -> bool:
+    """Whether a variable name reads as an HTTP response (``resp``, ``response``, ``res``, ``r``,
+    ``reply``, also as the last part: ``self.resp``; ``RESPONSE_NAME``, any case)."""
     return bool(name and RESPONSE_NAME.search(name))
 
 
 def client_like(name: str | None) -> bool:
+    """Whether a name's last part ends like a client's (``client``, ``session``, ``http``, ``api``:
+    ``CLIENT_NAME``, any case) and no part of it contains ``db`` (``db_client`` is a database's)."""
     return bool(name and CLIENT_NAME.search(name.split(".")[-1]) and "db" not in name.lower())
 
 
 def file_like(name: str | None) -> bool:
+    """Whether a name's last part reads as an open file: ``f``, ``fh``, ``fp``, ``file``,
+    ``handle``, ``stream``, ``reader`` or ``infile``, alone or after ``_`` (``log_file``)."""
     return bool(name and re.search(r"(^|_)(f|fh|fp|file|handle|stream|reader|infile)$", name.split(".")[-1], re.I))
 
 
 def is_arguments_name(name: str | None) -> bool:
+    """Whether a name's last part is one a low-level ``call_tool`` handler gives the model's
+    arguments mapping (``arguments``, ``args``, ``params``, ``kwargs``, ``input``, ...)."""
     return bool(name and name.split(".")[-1] in ("arguments", "args", "params", "tool_args", "input_args", "kwargs", "arguments_dict", "input", "tool_input"))
 
 
@@ -85,6 +98,9 @@ STDLIB = frozenset(getattr(sys, "stdlib_module_names", ())) | {"builtins", "typi
 
 
 def is_stdlib(qn: str) -> bool:
+    """Whether the qualified name ``qn`` is of the standard library: its top-level package is in
+    ``sys.stdlib_module_names`` (Python 3.10+), or is ``builtins``, ``typing`` or
+    ``typing_extensions``."""
     return qn.split(".")[0] in STDLIB
 
 
@@ -102,6 +118,8 @@ def empty_collection(value: cst.BaseExpression) -> bool:
 
 
 def is_collection_src(t: Taint) -> bool:
+    """Whether ``t`` is the TL108 source of a collection filled at run time (a module-level or
+    instance collection: its ``what`` ends with ``RUNTIME_COLLECTION``)."""
     return isinstance(t, Src) and t.code == "TL108" and t.what.endswith(RUNTIME_COLLECTION)
 
 

@@ -59,8 +59,8 @@ class ToolDef:
 
     ``func`` is the function holding the tool's code (for a dispatch branch: the handler);
     ``body`` the statements that produce its response (the function body, or the branch's
-    statements); ``anchor`` the node whose line is the tool's line; ``suppress_lines_nodes``
-    the nodes whose lines may carry a whole-tool suppression (def, decorators, branch).
+    statements); ``anchor`` the node whose line is the tool's line; ``suppress_nodes`` the
+    nodes whose lines may carry a whole-tool suppression (def, decorators, branch).
     ``args_style`` says how the model's arguments arrive (``ArgsStyle``).
     """
 
@@ -79,6 +79,9 @@ class ToolDef:
 
 
 def function_body(fn: cst.FunctionDef) -> Sequence[cst.BaseStatement]:
+    """The statements of ``fn``'s body: its indented block's statements, or for a one-line
+    ``def f(): return x`` the ``SimpleStatementSuite`` itself as the one element (as
+    ``analysis.values.body_of``)."""
     if isinstance(fn.body, cst.IndentedBlock):
         return fn.body.body
     return [fn.body]  # type: ignore[list-item]

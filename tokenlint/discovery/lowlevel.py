@@ -403,6 +403,8 @@ def literal_names(mod: ParsedModule, node: cst.BaseExpression) -> list[str]:
 
 
 def function_body_of(block) -> list:
+    """The statements of a block: an ``IndentedBlock``'s statements, or ``[block]`` for anything
+    else (a one-line ``SimpleStatementSuite``)."""
     if isinstance(block, cst.IndentedBlock):
         return list(block.body)
     return [block]

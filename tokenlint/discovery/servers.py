@@ -128,6 +128,11 @@ class ServerRegistry:
 
     # -- queries ------------------------------------------------------------------------------
     def class_framework(self, mod: ParsedModule, node: cst.BaseExpression | None) -> str | None:
+        """The framework label (``"mcp-fastmcp"``..., ``SERVER_CLASSES``) of the server class
+        ``node`` names (a class reference or a subscripted generic, ``FastMCP[AppContext]``): an SDK
+        class or a subclass defined in the run, resolved through ``mod``'s imports and the run's
+        module aliases, or a class of ``mod`` itself; None when it names no server class (or
+        ``node`` is None)."""
         if node is None:
             return None
         if isinstance(node, cst.Subscript):  # a subscripted generic: ``FastMCP[AppContext]``

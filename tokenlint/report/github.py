@@ -15,10 +15,15 @@ LEVELS = {Risk.HIGH: "error", Risk.MEDIUM: "warning", Risk.LOW: "notice", Risk.N
 
 
 class GithubRenderer(Renderer):
+    """``--format github``: one GitHub Actions workflow command per finding (see the module
+    docstring)."""
     FORMAT = "github"
     HELP = "GitHub Actions annotations (::error/::warning/::notice)"
 
     def render(self, result: CheckResult) -> str:
+        """One ``::level title=tokenlint (CODE),file=...,line=...,col=...::message`` line per
+        finding, in ``result.findings`` order (line and column 1-based; ``endLine``/``endColumn``
+        when known), the level from its tool's risk (``LEVELS``); empty with no findings."""
         risks = finding_risks(result)
         lines = []
         for f in result.findings:

@@ -10,10 +10,12 @@ from tokenlint.report.base import Renderer
 
 
 class JsonRenderer(Renderer):
+    """``--format json``: the versioned JSON contract (``to_dict``)."""
     FORMAT = "json"
     HELP = "the versioned JSON contract (tools and findings)"
 
     def render(self, result: CheckResult) -> str:
+        """``render_json(result)``."""
         return render_json(result)
 
 
@@ -60,4 +62,6 @@ def tools_list(result: CheckResult) -> list[dict]:
 
 
 def render_json(result: CheckResult) -> str:
+    """``to_dict(result)`` as JSON text: indented by 2, non-ASCII characters kept as they are,
+    ending with a newline."""
     return json.dumps(to_dict(result), indent=2, ensure_ascii=False) + "\n"

@@ -31,10 +31,13 @@ LEVELS = {Risk.HIGH: "error", Risk.MEDIUM: "warning", Risk.LOW: "note", Risk.NON
 
 
 class SarifRenderer(Renderer):
+    """``--format sarif``: a SARIF 2.1.0 log (``to_sarif``; see the module docstring)."""
     FORMAT = "sarif"
     HELP = "SARIF 2.1.0 for code scanning (GitHub, Azure DevOps)"
 
     def render(self, result: CheckResult) -> str:
+        """``to_sarif(result)`` as JSON text: indented by 2, non-ASCII characters kept as they are,
+        ending with a newline."""
         return json.dumps(to_sarif(result), indent=2, ensure_ascii=False) + "\n"
 
 

@@ -29,6 +29,10 @@ def statistics(result: CheckResult) -> list[dict]:
 
 
 def render_statistics(fmt: str, result: CheckResult) -> str:
+    """The ``--statistics`` report of ``result``: for ``fmt`` ``"json"`` the list of
+    ``statistics(result)`` as JSON (indented by 2, ``[]`` when there are no findings); for any other
+    format the text table, one ``count<TAB>code<TAB>[*] name`` line per rule with the counts
+    right-aligned (empty when there are no findings)."""
     rows = statistics(result)
     if fmt == "json":
         return json.dumps(rows, indent=2) + "\n"

@@ -15,15 +15,22 @@ from tokenlint.report.base import Renderer
 
 
 class TextRenderer(Renderer):
+    """``--format text`` (the default): ``render_text``; a format people read (``HUMAN``)."""
     FORMAT = "text"
     HELP = "diagnostics then the per-tool risk table (default)"
     HUMAN = True
 
     def render(self, result: CheckResult) -> str:
+        """``render_text(result)``."""
         return render_text(result)
 
 
 def render_text(result: CheckResult) -> str:
+    """The text report: one ``path:line:col: CODE [*] message`` line per finding (line and column
+    1-based, in ``result.findings`` order), a blank line, then the table of tools (risk, with ``?``
+    when ``unverified``; name; ``path:line``; framework; finding codes) sorted worst risk first,
+    then by path, line and name, and the ``?`` legend when one is marked. Ends with a newline; empty
+    when there are neither findings nor tools."""
     lines = []
     for f in result.findings:
         mark = " [*]" if f.fixable else ""

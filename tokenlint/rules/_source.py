@@ -17,6 +17,9 @@ class SourceRule(Rule):
     fixable = True
 
     def check(self, facts: ToolFacts, ctx: RuleContext) -> Iterable[Finding]:
+        """One HIGH finding, at the source, for each source of this rule's ``code`` that reaches the
+        tool's response with no bound (``FlowKind.UNBOUNDED``) or bounded only by a limit that
+        returns everything by default (``FlowKind.DEFAULT_ALL``); one per source site."""
         seen = set()
         for flow in facts.flows:
             if flow.src.code != self.code or flow.src.site in seen:

@@ -99,4 +99,6 @@ class Rule:
         return f"{text}\n\n{FIX_SAFETY}" if cls.fixable else text
 
     def check(self, facts: ToolFacts, ctx: RuleContext) -> Iterable[Finding]:
+        """The findings of this rule for one tool, from its ``facts``, each made with
+        ``ctx.finding``; the base class reports none."""
         return ()

@@ -12,6 +12,8 @@ TABLE_END = "<!-- rules-table:end -->"
 
 
 def fix_note(rule: type[Rule]) -> str:
+    """The sentence saying whether ``tokenlint fix`` can fix findings of ``rule`` (its
+    ``fixable``)."""
     return "Fix is available with `tokenlint fix`." if rule.fixable else "No automatic fix."
 
 

@@ -68,6 +68,10 @@ class UnclampedLimit(Rule):
     ]
 
     def check(self, facts: ToolFacts, ctx: RuleContext) -> Iterable[Finding]:
+        """One finding per model-chosen limit parameter that bounds a source with no enforced
+        maximum: MEDIUM for a limit with a default (``FlowKind.CALLER``), HIGH for one whose default
+        returns everything (``FlowKind.DEFAULT_ALL``); at the parameter's declaration (else where it
+        bounds), once per parameter."""
         seen: set = set()
         for flow in facts.flows:
             if flow.kind not in (FlowKind.CALLER, FlowKind.DEFAULT_ALL) or flow.param in seen:

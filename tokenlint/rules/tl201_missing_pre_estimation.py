@@ -74,6 +74,11 @@ class MissingPreEstimation(Rule):
     ]
 
     def check(self, facts: ToolFacts, ctx: RuleContext) -> Iterable[Finding]:
+        """One MEDIUM finding, at the first return of the worst flow, for a tool that returns data
+        without estimating its tokens (``ToolFacts.estimates`` False) when some flow is at risk
+        (``AT_RISK``: unbounded, bounded by the caller, capped far above any budget) or capped with
+        no continuation. The message names ``max-response-tokens`` (tokens) and, with a client
+        profile, that client's documented limits (``tokenlint.runtime.limits.PROFILES``)."""
         if facts.estimates or not facts.data_returns:
             return
         at_risk = [

@@ -67,6 +67,9 @@ class SilentTruncation(Rule):
     ]
 
     def check(self, facts: ToolFacts, ctx: RuleContext) -> Iterable[Finding]:
+        """For a tool whose response gives no continuation: one MEDIUM finding per place it cuts the
+        response (a ``CAPPED``, ``ESTIMATED`` or ``HUGE`` flow), at the bound's site (else the
+        source's), once per site."""
         if facts.continuation:
             return
         seen: set = set()

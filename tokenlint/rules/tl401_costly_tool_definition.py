@@ -56,6 +56,11 @@ class CostlyToolDefinition(Rule):
     ]
 
     def check(self, facts: ToolFacts, ctx: RuleContext) -> Iterable[Finding]:
+        """One finding (risk NONE), at the tool's function, when its definition text
+        (``ToolFacts.definition_text``: description plus parameters, as ``tools/list`` sends them)
+        costs more than ``max-definition-tokens`` tokens (``tokens.count_tokens``: cl100k_base). The
+        tokenizer is not loaded when the text's UTF-8 length in bytes is within the budget: a token
+        is at least one byte."""
         budget = ctx.settings.max_definition_tokens
         if utf8_length(facts.definition_text) <= budget:
             return  # a token spans at least one byte: no need to load the tokenizer (~0.1 s)

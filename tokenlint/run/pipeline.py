@@ -76,12 +76,18 @@ class Executor(Protocol):
     every file) and ``analyse``, yielding ``(group index, result)`` for every group."""
 
     @property
-    def index(self) -> FileIndex | None: ...
+    def index(self) -> FileIndex | None:
+        """The file index files are read through (a cache's: unchanged files go unread), or None
+        to read every file."""
 
     def analyse(self, groups: list[list[Candidate]], plan: RunPlan,
-                job: GroupAnalysis) -> Iterator[tuple[int, GroupResult]]: ...
+                job: GroupAnalysis) -> Iterator[tuple[int, GroupResult]]:
+        """``(index into groups, result)`` once for every group (a list of the candidate files
+        analysed together), in any order, each analysed by ``job`` against ``plan``."""
 
-    def close(self) -> None: ...
+    def close(self) -> None:
+        """Release what the executor holds (a worker pool, the cache to save); ``Pipeline.run``
+        calls it once, after ``analyse``, also when analysis fails."""
 
 
 @dataclass

@@ -127,6 +127,9 @@ class ImportTable:
         return self.qualify_dotted(name)
 
     def qualify_dotted(self, name: str) -> str | None:
+        """``name`` (a dotted name as written: ``np.linalg.norm``) with its first part replaced by
+        what that part was imported as (``numpy.linalg.norm``); None when the first part was not
+        imported."""
         head, _, rest = name.partition(".")
         target = self.names.get(head)
         if target is None:

@@ -99,6 +99,8 @@ class ParsedModule:
         return (rng.start.line, rng.start.column + 1, rng.end.line, rng.end.column + 1)
 
     def line_of(self, node: cst.CSTNode) -> int:
+        """The 1-based line where ``node`` starts (``position``; 1 when the node cannot be
+        placed)."""
         return self.position(node)[0]
 
     def source_order(self, node: cst.CSTNode) -> int:
@@ -141,9 +143,15 @@ class Project:
         self.looked_up: set[str] = set()
 
     def add(self, mod: ParsedModule) -> None:
+        """Register a module parsed already under its module name (``get`` then never reads it from
+        disk)."""
         self.parsed[mod.module_name] = mod
 
     def get(self, module_name: str) -> ParsedModule | None:
+        """The parsed module named ``module_name`` (an alias of a run module taken as that module),
+        read from disk or ``overrides`` and parsed on first request, then cached; None when it is no
+        module of the run or cannot be read or parsed (``SourceError`` is swallowed: the file gets
+        its TL001 when it is checked itself). Every name asked is added to ``looked_up``."""
         self.looked_up.add(module_name)
         if module_name not in self.module_files and module_name in self.aliases:
             module_name = self.aliases[module_name]
