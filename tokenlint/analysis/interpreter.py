@@ -435,9 +435,9 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         """Interpret one statement (a line of simple statements, ``if``, ``for``, ``while``,
         ``try``, ``with``, ``match``); False when it always leaves the function (``return``,
         ``raise``). Any other node is skipped: nested ``def``s and classes (read where they are
-        called), and also a one-line suite (``if c: return x``, a ``SimpleStatementSuite``), which
-        is not interpreted."""
-        if isinstance(node, cst.SimpleStatementLine):
+        called). A one-line suite (``def f(): return x``, ``if c: return x``, a
+        ``SimpleStatementSuite``) holds the same small statements as a line."""
+        if isinstance(node, (cst.SimpleStatementLine, cst.SimpleStatementSuite)):
             for small in node.body:
                 if not self.small(small):
                     return False
@@ -593,7 +593,7 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         it. False when no branch falls through."""
         self.condition(node.test)
         if self.loop_breaks and any(isinstance(x, cst.Break) for s in statements_of(node.body)
-                                    if isinstance(s, cst.SimpleStatementLine) for x in s.body):
+                                    if isinstance(s, (cst.SimpleStatementLine, cst.SimpleStatementSuite)) for x in s.body):
             # ``if count >= 10: break`` may cap what the loop accumulates (``_apply_loop_breaks``)
             self.loop_breaks[-1].append((node.test, "break"))
         base = dict(self.env)
@@ -1385,7 +1385,7 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
             measured = _len_arg(comp.left)
             if measured is not None and node.orelse is None and measured in self.env and any(
                 isinstance(x, cst.Assign) and any(dotted_name(t.target) == measured for t in x.targets)
-                for s in statements_of(node.body) if isinstance(s, cst.SimpleStatementLine) for x in s.body
+                for s in statements_of(node.body) if isinstance(s, (cst.SimpleStatementLine, cst.SimpleStatementSuite)) for x in s.body
             ):
                 # the branch rebinds the data when it is over the cap: after the ``if`` it is
                 # within the cap (plus a notice) whichever way it went
@@ -1399,7 +1399,7 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
                 continue
             body = statements_of(node.body)
             enforces = any(
-                isinstance(s, cst.SimpleStatementLine)
+                isinstance(s, (cst.SimpleStatementLine, cst.SimpleStatementSuite))
                 and any(
                     isinstance(x, cst.Raise)
                     or (isinstance(x, cst.Assign) and any(dotted_name(t.target) == name for t in x.targets))
