@@ -362,6 +362,9 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         #: Locals last bound from a call's result, and the keys/values of local dicts (for
         #: ``api.list_items(**params)`` with ``params = {"maxResults": n}``).
         self.assigned_from_call: set[str] = set()
+        #: Locals holding a position found in data (``end = text.find("\n\n")``): a slice up to
+        #: one is a span of the data, not a cap on it.
+        self.positions: set[str] = set()
         self.dict_entries: dict[str, list[tuple[str | None, cst.BaseExpression]]] = {}
         self._synthetic: list[cst.Call] = []
         #: Per-position flows of helper calls that return tuple literals (keyed by call node id).
@@ -574,6 +577,10 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
             self.assigned_from_call.add(name)  # a value of the standard library is no client
         else:
             self.assigned_from_call.discard(name)
+        if _position_value(value):
+            self.positions.add(name)
+        else:
+            self.positions.discard(name)
         if isinstance(value, cst.Dict):
             self.dict_entries[name] = [
                 (string_literal(e.key), e.value) for e in value.elements if isinstance(e, cst.DictElement)
@@ -1086,6 +1093,8 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
                 # a helper's placeholder is rebound at each call (``call_helper``)
                 param_site=None if self.helper and p.site is None else known.site,
             )
+        if isinstance(expr, cst.Name) and expr.value in self.positions:
+            return None  # ``text[:end]`` with ``end = text.find(...)``: where the data says
         if isinstance(expr, (cst.Name, cst.Attribute)):
             # a named setting we cannot evaluate (``MAX_ROWS`` from config): treat as enforced
             return Bound(site, fixed=-1)
@@ -1468,6 +1477,23 @@ def _length_sources(iterated: Flow, entries: Flow) -> Flow:
     return frozenset(t for t in iterated if isinstance(t, Src) and not (
         scalar_entries and t.bound is not None and t.bound.fixed is not None
         and 0 <= t.bound.fixed <= SMALL_SCALAR_COUNT))
+
+
+#: Methods of str, bytes and list that return a position in the data.
+_POSITION_METHODS = frozenset({"find", "rfind", "index", "rindex"})
+
+
+def _position_value(value: cst.BaseExpression | None) -> bool:
+    """Whether an assigned value is a position found in data: ``text.find(sep)``,
+    ``lines.index(marker) + 1``, ``len(text)``, ``len(text) - 1``."""
+    if isinstance(value, cst.BinaryOperation):
+        return _position_value(value.left) or _position_value(value.right)
+    if not isinstance(value, cst.Call):
+        return False
+    func = value.func
+    if isinstance(func, cst.Attribute):
+        return func.attr.value in _POSITION_METHODS
+    return isinstance(func, cst.Name) and func.value == "len"
 
 
 def _literal_scalar(value: cst.BaseExpression) -> bool:
