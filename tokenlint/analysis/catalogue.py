@@ -143,6 +143,23 @@ RUNTIME_FITTERS = frozenset({"fit_response", "fit_json_text", "paginate", "pagin
 _ROW_CAP = r"(\b(LIMIT|TOP|FETCH\s+FIRST)|\|\s*(take|limit|sample|top))\s+"
 SQL_LIMIT_FIXED = re.compile(_ROW_CAP + r"(?P<n>\d+)", re.I)
 SQL_LIMIT_PARAM = re.compile(_ROW_CAP + r"(\?|%s|%\(\w+\)s|:\w+|\$\d+|\{[^}]*\})", re.I)
+
+
+def outer_statement(sql: str) -> str:
+    """``sql`` with every parenthesized part blanked out (subqueries, CTE bodies, function
+    arguments), so a ``LIMIT`` found in it caps the statement's own rows, not a subquery's
+    (``... WHERE id IN (SELECT id FROM u LIMIT 5)`` is not capped at 5)."""
+    out, depth = [], 0
+    for ch in sql:
+        if ch == "(":
+            depth += 1
+        elif ch == ")" and depth:
+            depth -= 1
+            continue
+        out.append(" " if depth else ch)
+    return "".join(out)
+
+
 SQL_SELECT = re.compile(r"\b(SELECT|PRAGMA|SHOW|DESCRIBE|EXPLAIN|WITH)\b|\bMATCH\b[\s\S]*\bRETURN\b", re.I)
 #: A statement that writes and returns a counter, not rows (no ``RETURNING``).
 SQL_WRITE = re.compile(r"^\s*(INSERT|UPDATE|DELETE|CREATE|DROP|ALTER|TRUNCATE|MERGE|GRANT|REVOKE|SET|USE)\b(?![\s\S]*\bRETURNING\b)", re.I)

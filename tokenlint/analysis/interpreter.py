@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Iterable, Iterator, Sequence, cast
 import libcst as cst
 
 from tokenlint.analysis import catalogue as cat
-from tokenlint.analysis.constants import (Constants, keyword_arg, le_in_annotation, le_of_call, module_constant,
+from tokenlint.analysis.constants import (Constants, keyword_arg, le_in_annotation, module_constant,
                                           string_literal)
 from tokenlint.analysis.external import (CONTEXT_FAMILY, SERIALIZERS, SIZE_UNKNOWN, ExternalCalls, drained, http_body_bound,
                                          is_context_param, limit_like, made_object, part_of, field_keeper,
@@ -30,7 +30,7 @@ from tokenlint.analysis.external import (CONTEXT_FAMILY, SERIALIZERS, SIZE_UNKNO
 from tokenlint.analysis.followed import FollowedCalls, find_instance_attribute_classes, find_instance_collections
 from tokenlint.analysis.knowledge import Knowledge
 from tokenlint.analysis.library_calls import LibraryCalls
-from tokenlint.analysis.shapes import Shape, call_shape, open_field, scalar_name, small_field, words
+from tokenlint.analysis.shapes import Shape, call_shape, small_field, words
 from tokenlint.analysis.state import SqlBound
 from tokenlint.analysis.taints import (EMPTY, Bound, Flow, Marker, Measure, Param, Site, Src, Taint, apply_bound, markers,
                                        measure_of, params, scalar_of, union)
@@ -388,7 +388,8 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
             clamp = None
             ann = p.annotation.annotation if p.annotation else None
             if isinstance(default, cst.Call):
-                clamp = le_of_call(default)
+                # ``limit: int = Field(10, le=MAX_LIMIT)``: a literal or a named maximum
+                clamp = le_in_annotation(default, self)
                 dflt = keyword_arg(default, "default")
                 if dflt is not None:
                     default_none = isinstance(dflt, cst.Name) and dflt.value == "None"

@@ -243,10 +243,11 @@ class LibraryCalls(InterpreterState):
         if cat.SQL_AGGREGATE_ONLY.search(text) or cat.SQL_WRITE_STATEMENT.match(text) or \
                 (cat.looks_like_sql(text) and cat.SQL_WRITE.match(text)):
             return "aggregate"  # (a write's counter: no rows either)
-        m = cat.SQL_LIMIT_FIXED.search(text)
+        outer = cat.outer_statement(text)
+        m = cat.SQL_LIMIT_FIXED.search(outer)
         if m:
             return Bound(site, fixed=int(m.group("n")))
-        m = cat.SQL_LIMIT_PARAM.search(text)
+        m = cat.SQL_LIMIT_PARAM.search(outer)
         if m:
             ps = [p for p in params(union(argflow, self._fstring_params(sql_node))) if cat.LIMIT_PARAM.search(p.name)]
             if ps:
