@@ -40,14 +40,21 @@ def module_bindings(tree: cst.Module) -> dict[str, cst.BaseExpression]:
                                 table.setdefault(name, small.value)
     lazy = {n for n, v in table.items() if isinstance(v, cst.Name) and v.value == "None"}
     if lazy:
-        table.update(_set_by_global(tree, lazy))
+        for name, value in _set_by_global(tree, lazy).items():
+            if isinstance(value, cst.Name) and isinstance(table.get(value.value), cst.Call):
+                value = table[value.value]  # ``client = bot`` with ``bot = Bot(...)`` at module level
+            if isinstance(value, cst.Call):
+                table[name] = value
+            else:
+                del table[name]  # set at run time to something unknown: not the ``None`` it starts as
     return table
 
 
 def _set_by_global(tree: cst.Module, names: set[str]) -> dict[str, cst.BaseExpression]:
     """A module-level ``client = None`` made at start-up: ``def init(): global client;
-    client = DbClient(...)``. The first call assigned to each of ``names`` by a top-level function
-    declaring it ``global`` (the object every tool later uses), by name."""
+    client = DbClient(...)`` (or ``client = bot``, ``client = ctx.client``). The first value
+    assigned to each of ``names`` by a top-level function declaring it ``global`` (the object
+    every tool later uses), by name; a call is preferred to another expression."""
     out: dict[str, cst.BaseExpression] = {}
     for fn in tree.body:
         if not isinstance(fn, cst.FunctionDef):
@@ -63,7 +70,11 @@ def _set_by_global(tree: cst.Module, names: set[str]) -> dict[str, cst.BaseExpre
                 targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target]
                 value = node.value.expression if isinstance(node.value, cst.Await) else node.value
                 for target in targets:
-                    if isinstance(target, cst.Name) and target.value in declared and \
-                            isinstance(value, cst.Call) and target.value not in out:
+                    if not (isinstance(target, cst.Name) and target.value in declared) or value is None:
+                        continue
+                    if isinstance(value, cst.Name) and value.value == "None":
+                        continue  # ``client = None`` on shutdown
+                    known = out.get(target.value)
+                    if known is None or (isinstance(value, cst.Call) and not isinstance(known, cst.Call)):
                         out[target.value] = value
     return out
