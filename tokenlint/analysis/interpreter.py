@@ -934,6 +934,12 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
                 # ``for frame in event["frames"]``: every item of a record's payload, as many
                 # as the service sends
                 extra.append(Src(m.rule, site, f"iterating the items of a record {SIZE_UNKNOWN}", m.sql_bound))
+            elif m.kind == "object" and m.family != CONTEXT_FAMILY and isinstance(node, cst.For) and \
+                    isinstance(node.iter, cst.Attribute):
+                # ``for guild in client.guilds``: an attribute of an object tokenlint cannot read,
+                # iterated, is a collection it holds
+                extra.append(Src("TL108", site, f"iterating `{dotted_name(node.iter) or '…'}` {SIZE_UNKNOWN}",
+                                 m.sql_bound))
         kept = frozenset(t for t in it if not isinstance(t, Marker))
         return union(kept, frozenset(extra))
 
@@ -1340,6 +1346,13 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         if value is not None and empty_collection(value):
             return frozenset({Src("TL108", self.a.site(self.mod, node),
                                   f"module-level collection `{node.value}` {RUNTIME_COLLECTION}")})
+        if isinstance(value, cst.Call) and isinstance(value.func, (cst.Name, cst.Attribute)):
+            family = self.mod.imports.qualify(value.func)
+            if family is not None and not is_stdlib(family) and family.rsplit(".", 1)[-1][:1].isupper() \
+                    and self.a.project.resolve_class(family) is None:
+                # ``bot = chatkit.Bot(...)`` read as a value (``bot.guilds``): a library object
+                # (an instance of a class of the run is read through ``_chain_class``)
+                return frozenset({Marker("object", self.a.site(self.mod, node), family=family)})
         return EMPTY
 
 
