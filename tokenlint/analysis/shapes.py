@@ -191,11 +191,20 @@ IDENTIFIER_WORDS = frozenset({
 })
 
 
+#: Endings of a closed compound word that names or locates one thing (``permalink``,
+#: ``hostname``, ``sitename``, ``baseurl``, ``filepath``).
+_IDENTIFIER_ENDINGS = ("name", "link", "url", "uri", "path")
+
+
 def identifier_name(name: str) -> bool:
     """Whether a field or attribute name reads as one identifier, name, link or label of a
-    record (``IDENTIFIER_WORDS``, by its last word): ``display_name``, ``web_url``, ``created_at``."""
+    record (``IDENTIFIER_WORDS``, by its last word, or a compound ending in a name or a link):
+    ``display_name``, ``web_url``, ``created_at``, ``permalink``, ``sitename``."""
     ws = words(name)
-    return bool(ws) and ws[-1] in IDENTIFIER_WORDS
+    if not ws:
+        return False
+    last = ws[-1]
+    return last in IDENTIFIER_WORDS or (len(last) > 5 and last.endswith(_IDENTIFIER_ENDINGS))
 
 
 def small_field(name: str) -> bool:
