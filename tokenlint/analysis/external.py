@@ -45,6 +45,10 @@ class ExternalCalls(InterpreterState):
         """
         func = node.func
         name = method or name
+        if qn in REQUEST_CONTEXT_ACCESSORS:
+            # ``get_http_headers()``, ``get_context()``: the current MCP request's own context
+            self._args_flow(node)
+            return frozenset({Marker("object", site, family=CONTEXT_FAMILY)})
         if method is not None:
             assert isinstance(func, cst.Attribute)
             objects = markers(recv, "object")
@@ -65,6 +69,8 @@ class ExternalCalls(InterpreterState):
                 family = objects[0].family
             elif any(isinstance(t, (Src, Measure)) for t in recv):
                 return None  # a method of data the tool holds: a transformation (rows.to_dict())
+            elif not recv and method in VALUE_METHODS and isinstance(func.value, cst.Call):
+                return None  # ``headers.get("authorization", "").removeprefix(...)``: a str of a small value
             elif params(recv):
                 # a helper's parameter may hold a client (``def list_tables(db): db.query()``);
                 # a value the model supplies is text or a number (``query.strip()``), and so is
@@ -433,12 +439,26 @@ def http_write(node: cst.Call, caller: str = "") -> bool:
     writer = bool(words(caller)) and words(caller)[0] in WRITE_VERBS - _HTTP_VERB_WORDS
     if name.lower() in HTTP_WRITES or (writer and name.lower() == "post"):
         return True
-    if name.lstrip("_") in ("request", "send", "api_request", "make_request", "call_api", "api_call"):
+    if name.lstrip("_") in ("request", "send", "api_request", "make_request", "call_api", "api_call", "call",
+                            "rpc", "invoke"):
         for a in node.args:
             if a.keyword is None or a.keyword.value == "method":
-                verb = (string_literal(a.value) or "").lower()
-                return verb in HTTP_WRITES or (writer and verb == "post")
+                text = string_literal(a.value) or ""
+                verb = text.lower()
+                if verb in HTTP_WRITES or (writer and verb == "post"):
+                    return True
+                return writer and rpc_write(text)
     return False
+
+
+def rpc_write(endpoint: str) -> bool:
+    """Whether an RPC-style method name a request helper is given names a write, by the first
+    word of its last segment (Slack Web API ``reactions.add``, ``conversations.setTopic``,
+    ``chat.postMessage``; JSON-RPC ``unlink``): ``shapes.WRITE_VERBS``. A path whose last
+    segment is a noun (``conversations.history``, ``/users``) is not."""
+    last = re.split(r"[./]", endpoint.strip("/"))[-1] if endpoint else ""
+    ws = words(last)
+    return bool(ws) and ws[0] in WRITE_VERBS
 
 
 def ack_of_write(flow: Flow, node: cst.Call, caller: str = "") -> Flow:
@@ -447,7 +467,8 @@ def ack_of_write(flow: Flow, node: cst.Call, caller: str = "") -> Flow:
     the body is one record, not a collection; other sources pass unchanged."""
     if not http_write(node, caller):
         return flow
-    return frozenset(Marker("object", t.site) if isinstance(t, Src) and t.code == "TL105" else t for t in flow)
+    return frozenset(Marker("object", t.site, fixed=True) if isinstance(t, Src) and t.code == "TL105" else t
+                     for t in flow)
 
 
 #: Last words of a URL placeholder that names one resource (``{task_id}``, ``{uid}``, ``{slug}``).
@@ -644,10 +665,19 @@ def _module_function(func: cst.BaseExpression, mod: ParsedModule) -> bool:
 CONTEXT_FAMILY = "mcp.Context"
 
 
+#: Functions that return the current MCP request's context or a part of it (its HTTP headers,
+#: the HTTP request, the access token): fastmcp's dependency helpers
+#: (``fastmcp.server.dependencies``), as ``ctx`` parameters are.
+REQUEST_CONTEXT_ACCESSORS = frozenset({
+    f"fastmcp.server.dependencies.{f}" for f in ("get_context", "get_http_request", "get_http_headers",
+                                                  "get_access_token")
+} | {"fastmcp.server.context.get_context", "fastmcp.get_context"})
+
 #: Methods of a request context that return nothing of size: notifications, state writes,
-#: ids, and sampling (an LLM completion capped by its own ``max_tokens``).
+#: ids, and sampling (an LLM completion capped by its own ``max_tokens``); ``get`` is one
+#: header of ``get_http_headers()``.
 _CONTEXT_SMALL = frozenset({"debug", "info", "warning", "warn", "error", "critical", "elicit",
-                              "set_state", "delete_state", "request_id", "client_id", "sample"})
+                              "set_state", "delete_state", "request_id", "client_id", "sample", "get"})
 
 
 def is_context_param(name: str, ann: cst.BaseExpression | None) -> bool:

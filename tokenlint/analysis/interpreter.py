@@ -297,9 +297,10 @@ _ORDERINGS = (cst.GreaterThan, cst.GreaterThanEqual, cst.LessThan, cst.LessThanE
 
 
 def _record_like(t: Taint) -> bool:
-    """A record read whole from unreadable code (``Marker.whole``) or a helper's own parameter
-    (``Param`` with no call site): a value whose ``.get("field")`` is one field of it."""
-    return (isinstance(t, Marker) and t.kind == "object" and t.whole) or \
+    """A record read whole from unreadable code (``Marker.whole``), the record a write sent back
+    (``Marker.fixed``) or a helper's own parameter (``Param`` with no call site): a value whose
+    ``.get("field")`` is one field of it."""
+    return (isinstance(t, Marker) and t.kind == "object" and (t.whole or t.fixed)) or \
         (isinstance(t, Param) and t.site is None and not t.part)
 
 

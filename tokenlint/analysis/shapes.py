@@ -101,7 +101,7 @@ NOUN_DECIDES = frozenset({"get", "fetch", "retrieve", "lookup", "load", "extract
 SCALAR_WORDS = frozenset({
     "count", "exists", "exist", "is", "has", "len", "length", "total", "num", "number", "size",
     "sum", "avg", "min", "max", "dbsize", "llen", "scard", "zcard", "hlen", "xlen", "strlen",
-    "ttl", "pttl", "contains", "can", "should", "estimate", "score",
+    "ttl", "pttl", "contains", "can", "should", "estimate", "score", "ok", "success", "succeeded",
 })
 
 #: Nouns whose value is open-ended text or a whole structure (even when singular).

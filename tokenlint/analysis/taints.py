@@ -118,6 +118,8 @@ class Marker:
     whole: bool = False
     #: For a ``whole`` ``http_response``: that resource is an entity with fixed fields
     #: (``external.fixed_record``: ``GET /datasources/{id}``), so its JSON body is one small record.
+    #: For an ``object``: the record a write sent back (``external.ack_of_write``), whose
+    #: ``.get("field")`` is one of its fields.
     fixed: bool = False
     #: For a ``whole`` object: the rule that reports it reaching a response (TL105 for the JSON
     #: body of one resource, ``external.record_path``).
