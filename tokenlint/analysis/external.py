@@ -16,7 +16,8 @@ import libcst as cst
 
 from tokenlint.analysis import catalogue as cat
 from tokenlint.analysis.constants import module_constant, string_literal
-from tokenlint.analysis.shapes import COLLECTION_VERBS, WRITE_VERBS, Shape, call_shape, is_plural, open_field, words
+from tokenlint.analysis.shapes import (COLLECTION_VERBS, TEXT_NOUNS, WRITE_VERBS, Shape, call_shape, is_plural,
+                                       open_field, words)
 from tokenlint.analysis.state import InterpreterState
 from tokenlint.analysis.taints import EMPTY, Bound, Flow, Marker, Measure, Param, Site, Src, Taint, markers, params, union
 from tokenlint.analysis.values import BUILTINS, VALUE_METHODS, chain_root, is_stdlib
@@ -462,13 +463,48 @@ def rpc_write(endpoint: str) -> bool:
 
 
 def ack_of_write(flow: Flow, node: cst.Call, caller: str = "") -> Flow:
-    """What a project helper that sends the HTTP method it is given returns when this call
-    passes a write method (``self._request("DELETE", f"labels/{id}")``, see ``http_write``):
-    the body is one record, not a collection; other sources pass unchanged."""
-    if not http_write(node, caller):
+    """What a project helper returns when this call is a write: it sends a write method
+    (``self._request("DELETE", f"labels/{id}")``, see ``http_write``) and the HTTP body it
+    returns is one record, not a collection; or the helper itself is named for a write
+    (``connection.unlink(model, ids)``, ``delete_record(...)``: ``helper_writes``) and what it
+    passes back from a remote call (an HTTP body, an RPC result) is the acknowledgement. Other
+    sources (a file, rows of a query) pass unchanged."""
+    if http_write(node, caller):
+        codes: tuple[str, ...] = ("TL105",)
+    elif helper_writes(node):
+        codes = ("TL105", "TL108")
+    else:
         return flow
-    return frozenset(Marker("object", t.site, fixed=True) if isinstance(t, Src) and t.code == "TL105" else t
-                     for t in flow)
+    out: set[Taint] = set()
+    for t in flow:
+        if isinstance(t, Src) and t.code in codes:
+            out.add(Marker("object", t.site, fixed=True))
+        elif isinstance(t, Marker) and t.kind == "object" and t.whole and "TL108" in codes:
+            out.add(replace(t, whole=False, fixed=True))
+        else:
+            out.add(t)
+    return frozenset(out)
+
+
+#: First words of a function that changes or removes one thing and reports on it: its result is
+#: an acknowledgement. Narrower than ``shapes.WRITE_VERBS``: ``send``/``post``/``write``/
+#: ``publish`` name transports (``send_request``), ``create`` can make a report.
+_ACK_VERBS = frozenset({"delete", "del", "remove", "unlink", "destroy", "purge", "update", "upsert",
+                        "insert", "patch", "archive", "unarchive", "rename", "move", "set", "add",
+                        "close", "reopen", "cancel", "assign", "unassign", "lock", "unlock", "enable",
+                        "disable", "mark", "star", "unstar", "pin", "unpin"})
+
+
+def helper_writes(node: cst.Call) -> bool:
+    """Whether the function a call names is named for a write whose result is an acknowledgement
+    (``_ACK_VERBS``, by its first word: ``unlink``, ``delete_record``, ``update_task``), and not
+    for a text or a collection it makes (``update_and_list_tasks``, ``set_filters``)."""
+    func = node.func
+    name = func.attr.value if isinstance(func, cst.Attribute) else func.value if isinstance(func, cst.Name) else ""
+    ws = words(name)
+    if not ws or ws[0] not in _ACK_VERBS:
+        return False
+    return not any(w in TEXT_NOUNS or is_plural(w) for w in ws[1:]) and "list" not in ws and "all" not in ws
 
 
 #: Last words of a URL placeholder that names one resource (``{task_id}``, ``{uid}``, ``{slug}``).
