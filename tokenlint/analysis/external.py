@@ -49,7 +49,8 @@ class ExternalCalls(InterpreterState):
         if qn in REQUEST_CONTEXT_ACCESSORS:
             # ``get_http_headers()``, ``get_context()``: the current MCP request's own context
             self._args_flow(node)
-            return frozenset({Marker("object", site, family=CONTEXT_FAMILY)})
+            return frozenset({Marker("object", site,
+                                     family=HEADERS_FAMILY if qn.endswith(".get_http_headers") else CONTEXT_FAMILY)})
         if method is not None:
             assert isinstance(func, cst.Attribute)
             objects = markers(recv, "object")
@@ -112,6 +113,8 @@ class ExternalCalls(InterpreterState):
         if family == CONTEXT_FAMILY and method is not None and (
                 method in _CONTEXT_SMALL or method.startswith(("send_", "report_", "log"))):
             return EMPTY  # ``ctx.info(...)``, ``ctx.report_progress(...)``: a notification
+        if family == HEADERS_FAMILY:
+            return EMPTY  # ``headers.get("authorization")``: one header of the request
         callee = f"{dotted_name(func) or '….' + name}()"
         shape = call_shape(name)
         sql = self._external_sql(node, name, shape, site)
@@ -709,11 +712,14 @@ REQUEST_CONTEXT_ACCESSORS = frozenset({
                                                   "get_access_token")
 } | {"fastmcp.server.context.get_context", "fastmcp.get_context"})
 
+#: Family of the ``object`` marker of the MCP request's HTTP headers (``get_http_headers()``):
+#: a header value (``headers.get("authorization")``) is one short string.
+HEADERS_FAMILY = "mcp.RequestHeaders"
+
 #: Methods of a request context that return nothing of size: notifications, state writes,
-#: ids, and sampling (an LLM completion capped by its own ``max_tokens``); ``get`` is one
-#: header of ``get_http_headers()``.
+#: ids, and sampling (an LLM completion capped by its own ``max_tokens``).
 _CONTEXT_SMALL = frozenset({"debug", "info", "warning", "warn", "error", "critical", "elicit",
-                              "set_state", "delete_state", "request_id", "client_id", "sample", "get"})
+                              "set_state", "delete_state", "request_id", "client_id", "sample"})
 
 
 def is_context_param(name: str, ann: cst.BaseExpression | None) -> bool:
