@@ -221,7 +221,8 @@ def measure_of(flow: Flow, tokens: bool = False) -> Flow:
     parameter does not: its length is a number, not the data each caller passes."""
     srcs = frozenset(t.site for t in flow if isinstance(t, Src) or (isinstance(t, Marker) and t.whole))
     srcs |= frozenset(s for t in flow if isinstance(t, Measure) for s in t.sites)
-    names = frozenset(t.name for t in flow if isinstance(t, Param) and t.site is None)
+    # (a field of a parameter, ``len(entry.get("diff"))``, measures that field, not the parameter)
+    names = frozenset(t.name for t in flow if isinstance(t, Param) and t.site is None and not t.part)
     names |= frozenset(n for t in flow if isinstance(t, Measure) for n in t.params)
     out: set = {t for t in flow if isinstance(t, Param) and t.site is not None}
     if srcs or names:
