@@ -16,7 +16,14 @@ class UnboundedExternalResult(SourceRule):
       (redis-py, docker, boto3, your own `acme_sdk`), any call that is neither in the checked
       files nor a source tokenlint knows;
     - data held outside the tool: a module-level collection filled at run time (`notes = {}`,
-      a list loaded at start-up) or an instance's (`self.pending = []`);
+      a list loaded at start-up) or an instance's (`self.pending = []`); one entry of it looked
+      up by key and returned whole (`jobs[job_id].copy()`) is a record of open-ended contents,
+      unless only literals are ever stored into it (`JOBS[job_id] = "queued"`);
+    - a collection the tool builds one entry per element of such data is as long as that data,
+      even when each entry is one number or one name (`[r["id"] for r in rows]`,
+      `names.append(r["name"])` in a loop, `text += f"…"` per item, an attribute of a library
+      object iterated: `for room in bot.rooms`); `sum(…)`, `max(<generator>)`, the first match
+      and at most 100 scalars cut at a fixed count are small;
     - I/O: the kinds tokenlint knows have their own rules (TL101 rows, TL102 files, TL103
       listings, TL104 process output, TL105 HTTP bodies); SQL text or a caller-supplied query
       passed to any receiver (`client.query("SELECT …")`, `client.command("SHOW DATABASES")`)
@@ -24,7 +31,10 @@ class UnboundedExternalResult(SourceRule):
 
     Code in the checked files is read, not guessed: helpers across the package, methods of
     objects whose class is there (`self.store.all()`, a module-level `store = Store()`), nested
-    functions, and callables run elsewhere (`asyncio.to_thread(fn)`,
+    functions, the locals of a server factory a nested tool reads as closures
+    (`def create_server(): store = Store(); @mcp.tool() def list_items(): return store.all()`),
+    a module-level `client = None` a start-up function sets with `global client`, one-line
+    bodies (`def cat(p): return Path(p).read_text()`), and callables run elsewhere (`asyncio.to_thread(fn)`,
     `anyio.to_thread.run_sync(fn)`, `loop.run_in_executor(None, fn)`, `executor.submit(fn)`,
     `functools.partial(fn, …)`).
 
@@ -38,7 +48,10 @@ class UnboundedExternalResult(SourceRule):
     - one fixed-shape record: fields picked from one record (`{"title": info["title"]}`), one
       element looked up by key (`notes[title]["colour"]`), the first match returned from inside
       a loop, a status-like record whose fields the platform fixes (`get_health()`, `…_status`,
-      `…_version`, `…_stats`, `…_config`), the acknowledgement of a write, a handle
+      `…_version`, `…_stats`, `…_config`), an identifier, name, link or timestamp picked from a
+      record (`info["organization_name"]`, `page.title`, `item["web_url"]`, `…_at`,
+      `permalink`), the acknowledgement of a write (also of a helper named for one,
+      `conn.unlink(model, ids)`, and of an RPC method that writes, `_call("reactions.add", …)`), a handle
       (`Client(...)`). A record returned whole (`return client.get_build_info(n)`,
       `listing()[0]`) is of open-ended contents, every field the service sends, unless it is
       status-like or an entity whose fields the API fixes (a user, an account, a project, a task,
@@ -46,7 +59,8 @@ class UnboundedExternalResult(SourceRule):
       labelling rule 5's "one user, one DAG"); an issue, an item, a document, an index, a build
       or a page stays open-ended. A field is picked by subscript or `.get("…")`, in the tool or in a helper
       it is passed to (`quote.get("last")`), but a field named for the record's payload
-      (`Item`, `content`, `body`, `results`, `value`, `entries`…) is as large as the record,
+      (`Item`, `content`, `body`, `description`, `results`, `value`, `entries`…) is as large as
+      the record, picked by subscript, `.get` or attribute (`mr.description`),
       and so is what a helper makes by walking the payload of the one record it is given
       (`for frame in event.get("entries")`). An SDK model's serializer (`.model_dump()`,
       `.to_dict()`) gives its declared fields, one fixed-shape record;
