@@ -160,6 +160,8 @@ class Analyzer:
     def enclosing_function(self, module: ParsedModule, fn: cst.FunctionDef) -> cst.FunctionDef | None:
         """The function ``fn`` is defined in (a tool nested in ``def create_server(config)``),
         or None for a module-level function or a method. One table per module, built once."""
+        if any(f is fn for f in module.functions.values()):
+            return None  # a module-level function or a method: nothing encloses it
         table = self._enclosing.get(module.module_name)
         if table is None:
             table = {}
