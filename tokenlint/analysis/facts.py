@@ -95,8 +95,8 @@ def analyse_tool(analyzer: Analyzer, tool: ToolDef) -> ToolFacts:
         analyzer, tool.module, tool.func, args_style=tool.args_style, class_name=class_name
     )
     # a tool defined inside a server factory reads the factory's locals (``reg``, ``client``)
-    closure = analyzer.closure_env(tool.module, tool.func, class_name)
-    interp.env = {**{k: v for k, v in closure.items() if k not in interp.param_defaults}, **interp.env}
+    # (its own parameters, already in ``env``, shadow the factory's names)
+    interp.env = {**analyzer.closure_env(tool.module, tool.func, class_name), **interp.env}
     summary = interp.run(tool.body)
     if interp.falls_through:
         _shared_returns(tool, interp)

@@ -20,7 +20,7 @@ from tokenlint.analysis.external import SIZE_UNKNOWN, ack_of_write, drained, par
 from tokenlint.analysis.state import InterpreterState, SqlBound
 from tokenlint.analysis.taints import (EMPTY, Bound, Flow, Marker, Measure, Param, Src, apply_bound, markers, params,
                                       union)
-from tokenlint.analysis.values import MAX_HELPER_DEPTH, body_of, empty_collection, is_stdlib
+from tokenlint.analysis.values import MAX_HELPER_DEPTH, body_of, defs_in, empty_collection, is_stdlib
 from tokenlint.source.imports import dotted_name
 from tokenlint.source.walk import code_children
 
@@ -69,15 +69,8 @@ class FollowedCalls(InterpreterState):
         table = self.__dict__.get("_nested_table")
         if table is None:
             table = {}
-            stack: list[cst.CSTNode] = list(body_of(self.fn))
-            while stack:
-                n = stack.pop()
-                if isinstance(n, cst.FunctionDef):
-                    table.setdefault(n.name.value, n)
-                    continue
-                if isinstance(n, cst.ClassDef):
-                    continue
-                stack.extend(code_children(n))
+            for n in defs_in(self.fn):
+                table.setdefault(n.name.value, n)
             self.__dict__["_nested_table"] = table
         return table.get(name)
 
@@ -312,18 +305,8 @@ ELSEWHERE = frozenset({"run_sync", "to_thread", "run_in_executor", "submit", "pa
 
 
 def nested_def(fn: cst.FunctionDef, name: str) -> cst.FunctionDef | None:
-    """A function named ``name`` defined anywhere inside ``fn``'s body (not ``fn`` itself)."""
-    stack: list[cst.CSTNode] = list(body_of(fn))
-    while stack:
-        n = stack.pop()
-        if isinstance(n, cst.FunctionDef):
-            if n.name.value == name:
-                return n
-            continue
-        if isinstance(n, cst.ClassDef):
-            continue
-        stack.extend(code_children(n))
-    return None
+    """A function named ``name`` defined inside ``fn``'s body (``values.defs_in``), or None."""
+    return next((n for n in defs_in(fn) if n.name.value == name), None)
 
 
 def arg_node(call: cst.Call, fn: cst.FunctionDef, param: str) -> cst.BaseExpression | None:

@@ -34,8 +34,8 @@ from tokenlint.analysis.shapes import Shape, call_shape, small_field, words
 from tokenlint.analysis.state import SqlBound
 from tokenlint.analysis.taints import (EMPTY, Bound, Flow, Marker, Measure, Param, Site, Src, Taint, apply_bound, markers,
                                        measure_of, params, scalar_of, union)
-from tokenlint.analysis.values import (BUILTINS, RUNTIME_COLLECTION, body_of, chain_root, empty_collection,
-                                       is_arguments_name, is_collection_src, is_stdlib, one_element, response_like,
+from tokenlint.analysis.values import (BUILTINS, RUNTIME_COLLECTION, body_of, chain_root, defs_in, empty_collection,
+                                       is_arguments_name, is_stdlib, response_like,
                                        statements_of)
 from tokenlint.source.functions import parameters
 from tokenlint.source.imports import dotted_name
@@ -137,25 +137,27 @@ class Analyzer:
         self._instance_collections: dict[tuple[str, str], frozenset[str]] = {}
         self._instance_attributes: dict[tuple[str, str], dict[str, str]] = {}
         self._enclosing: dict[str, dict[int, cst.FunctionDef]] = {}
-        self._literal_entries: dict[tuple[str, str], bool] = {}
+        self._stored_entries: dict[str, dict[str, list[cst.BaseExpression]]] = {}
         self._closures: dict[int, dict[str, Flow]] = {}
 
     def literal_entries(self, module: ParsedModule, container: str) -> bool:
         """Whether every value the module stores into the run-time collection ``container``
         (``JOBS[job_id] = "queued"``, ``self.state[k] = 0``) is a literal string, number or
         constant, so one entry is a scalar, not a record; False when nothing is stored by
-        item assignment. Computed once per (module, name)."""
-        key = (module.module_name, container)
-        if key not in self._literal_entries:
-            stored: list[cst.BaseExpression] = []
+        item assignment. The module's item assignments are read once, for every container."""
+        stored = self._stored_entries.get(module.module_name)
+        if stored is None:
+            stored = {}
             for node, _ in module.nodes():
                 if isinstance(node, cst.Assign):
                     for target in node.targets:
                         t = target.target
-                        if isinstance(t, cst.Subscript) and dotted_name(t.value) == container:
-                            stored.append(node.value)
-            self._literal_entries[key] = bool(stored) and all(_literal_scalar(v) for v in stored)
-        return self._literal_entries[key]
+                        name = dotted_name(t.value) if isinstance(t, cst.Subscript) else None
+                        if name is not None:
+                            stored.setdefault(name, []).append(node.value)
+            self._stored_entries[module.module_name] = stored
+        values = stored.get(container, [])
+        return bool(values) and all(_literal_scalar(v) for v in values)
 
     def enclosing_function(self, module: ParsedModule, fn: cst.FunctionDef) -> cst.FunctionDef | None:
         """The function ``fn`` is defined in (a tool nested in ``def create_server(config)``),
@@ -165,15 +167,12 @@ class Analyzer:
         table = self._enclosing.get(module.module_name)
         if table is None:
             table = {}
-            for outer in module.functions.values():
-                stack: list[cst.CSTNode] = list(body_of(outer))
-                while stack:
-                    node = stack.pop()
-                    if isinstance(node, cst.FunctionDef):
-                        table.setdefault(id(node), outer)
-                    if isinstance(node, cst.ClassDef):
-                        continue
-                    stack.extend(code_children(node))
+            outers = list(module.functions.values())
+            while outers:
+                outer = outers.pop()
+                for inner in defs_in(outer):
+                    table.setdefault(id(inner), outer)  # its own encloser, at any depth
+                    outers.append(inner)
             self._enclosing[module.module_name] = table
         return table.get(id(fn))
 
@@ -348,12 +347,11 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         self.disabled_params: set[str] = set()
         self.loop_accumulators: list[set[str]] = []
         self.loop_breaks: list[list[tuple[cst.BaseExpression, str]]] = []
-        #: Per enclosing ``for``: its target names and the sources it iterates (a ``return`` of
-        #: the element inside the loop returns one item, not the collection).
-        self.loop_elements: list[tuple[set[str], frozenset]] = []
-        #: Per enclosing ``for``: the sources one element of its iterable holds; what the body
-        #: puts into a collection makes it as long as the iterable (``out.append(r["id"])``).
-        self.loop_sources: list[Flow] = []
+        #: Per enclosing ``for``: its target names, the sources it iterates (a ``return`` of the
+        #: element inside the loop returns one item, not the collection) and the sources one
+        #: element holds (what the body puts into a collection makes it as long as the iterable,
+        #: ``out.append(r["id"])``: ``_per_element``).
+        self.loop_elements: list[tuple[set[str], frozenset, frozenset]] = []
         #: Generator expressions consumed for one element (``next(g)``, ``max(g)``, ``min(g)``).
         self._one_element: set[int] = set()
         #: Names bound to elements by a ``for`` or a comprehension (``r`` in ``for r in rows``):
@@ -502,7 +500,7 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
                 self.summary.other_returns = True
             if self.loop_elements and value is not None:
                 # ``for w in widgets: if w.name == n: return w``: the first match is one item
-                targets, collection = self.loop_elements[-1]
+                targets, collection, _ = self.loop_elements[-1]
                 used = {n.value for n in _subexpressions(value) if isinstance(n, cst.Name)}
                 if used & targets and not used & self.loop_accumulators[-1]:
                     flow = flow - collection
@@ -523,9 +521,8 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
             flow = self.expr(node.value)
             name = dotted_name(node.target)
             if name:
-                if self.loop_sources and _grows_text(node.value):
-                    # ``text += f"{r['name']}\n"`` per element: as long as the iterable
-                    flow = union(flow, _length_sources(union(*self.loop_sources), flow))
+                if _grows_text(node.value):
+                    flow = self._per_element(flow)  # ``text += f"{r['name']}\n"`` per element
                 self.env[name] = union(self.env.get(name, EMPTY), flow)
                 self._note_accumulation(name)
         elif isinstance(node, cst.Expr):
@@ -639,12 +636,11 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         self.loop_breaks.append([])
         targets = {n.value for n in _subexpressions(node.target) if isinstance(n, cst.Name)}
         self.element_names |= targets
-        self.loop_elements.append((targets, frozenset(t for t in it if isinstance(t, Src))))
-        self.loop_sources.append(frozenset(t for t in elem if isinstance(t, Src)))
+        self.loop_elements.append((targets, frozenset(t for t in it if isinstance(t, Src)),
+                                   frozenset(t for t in elem if isinstance(t, Src))))
         for _ in range(2):
             self.assign(node.target, elem, None)
             self.block(statements_of(node.body))
-        self.loop_sources.pop()
         self.loop_elements.pop()
         accs = self.loop_accumulators.pop()
         breaks = self.loop_breaks.pop()
@@ -774,14 +770,20 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         name = dotted_name(container)
         if name is None:
             return None
-        if self.loop_sources:
-            flow = union(flow, _length_sources(union(*self.loop_sources), flow))  # one entry per element
+        flow = self._per_element(flow)  # one entry per element of the enclosing loops
         self.env[name] = union(self.env.get(name, EMPTY), flow)
         self.dict_results_of.pop(name, None)
         self._note_accumulation(name)
         if self.helper and name in self.parameter_names:
             self.summary.filled[name] = union(self.summary.filled.get(name, EMPTY), flow)
         return name
+
+    def _per_element(self, flow: Flow) -> Flow:
+        """``flow`` put into a collection once per element of the enclosing ``for`` loops: with
+        the sources that make that collection as long as they are (``_length_sources``)."""
+        if not self.loop_elements:
+            return flow
+        return union(flow, _length_sources(union(*(held for _, _, held in self.loop_elements)), flow))
 
     def _note_accumulation(self, name: str) -> None:
         for accs in self.loop_accumulators:
@@ -1017,10 +1019,7 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
                 return frozenset(part_of(t) for t in scalar_of(base))
             self.expr(key)
             # an entry of a run-time collection (``tasks[task_id]``): one record, whole
-            entry = one_element(base, self.a.site(self.mod, node)) - base
-            if entry and self.a.literal_entries(self.mod, dotted_name(node.value) or ""):
-                entry = EMPTY  # ``JOBS[job_id]`` where only literals are stored: one scalar
-            base = frozenset(t for t in base if not is_collection_src(t))
+            base, entry = self.collection_entry(base, node.value, self.a.site(self.mod, node))
             root = chain_root(node.value) if isinstance(node.value, cst.Attribute) else None
             if isinstance(key, cst.Integer) and (
                     isinstance(node.value, cst.Call)

@@ -191,12 +191,12 @@ class LibraryCalls(InterpreterState):
         if method in cat.SCALAR_METHODS:
             self._args_flow(node)
             return scalar_of(recv)
-        if method in ("get", "pop") and args and any(is_collection_src(t) for t in recv):
+        if method in ("get", "pop") and args and isinstance(node.func, cst.Attribute) and \
+                any(is_collection_src(t) for t in recv):
             # ``NOTES.get(name)``: one element of a run-time collection, not all of it
             self._args_flow(node)
-            if self.a.literal_entries(self.mod, recv_name or ""):
-                return frozenset(t for t in recv if not is_collection_src(t))  # one scalar
-            return one_element(recv, site)
+            rest, entry = self.collection_entry(recv, node.func.value, site)
+            return rest | entry
         chain = markers(recv, "query", "cursor")
         if chain and method not in ("join", "format"):
             # builder chains (``.filter().order_by().offset()``) keep the query and its bound
@@ -221,6 +221,17 @@ class LibraryCalls(InterpreterState):
             if named.lower() in QUERY_KEYWORDS or (text is not None and cat.looks_like_sql(text)):
                 return a.value
         return node.args[0].value
+
+    def collection_entry(self, flow: Flow, container: cst.BaseExpression, site: Site) -> tuple[Flow, Flow]:
+        """One entry of the run-time collections in ``flow`` (``tasks[task_id]``,
+        ``notes.get(name)``, at ``site``): ``flow`` without them, and the entry
+        (``values.one_element``: one record, whole; nothing when the module stores only
+        literals into ``container``, ``JOBS[job_id] = "queued"``: a scalar)."""
+        rest = frozenset(t for t in flow if not is_collection_src(t))
+        if len(rest) == len(flow):
+            return flow, EMPTY
+        scalar = self.a.literal_entries(self.mod, dotted_name(container) or "")
+        return rest, EMPTY if scalar else one_element(site)
 
     def sql_bound(self, sql_node: cst.BaseExpression | None, argflow: Flow, site: Site) -> SqlBound:
         """The bound a query's text puts on its rows: ``LIMIT 50`` fixed, ``LIMIT ?`` bound to a

@@ -7,12 +7,13 @@ from __future__ import annotations
 import builtins
 import re
 import sys
-from typing import Sequence
+from typing import Iterator, Sequence
 
 import libcst as cst
 
 from tokenlint.analysis.taints import Flow, Marker, Site, Src, Taint
 from tokenlint.source.imports import dotted_name
+from tokenlint.source.walk import code_children
 
 MAX_HELPER_DEPTH = 4
 
@@ -31,6 +32,18 @@ def body_of(fn: cst.FunctionDef) -> Sequence[cst.BaseStatement]:
     """The statements of ``fn``'s body: its indented block's statements, or for a one-line
     ``def f(): return x`` the ``SimpleStatementSuite`` itself as the one element."""
     return fn.body.body if isinstance(fn.body, cst.IndentedBlock) else [fn.body]  # type: ignore[list-item]
+
+
+def defs_in(fn: cst.FunctionDef) -> Iterator[cst.FunctionDef]:
+    """The functions defined directly inside ``fn``'s body, at any depth of its statements but
+    not inside another ``def`` or a class (those are theirs), last-written first."""
+    stack: list[cst.CSTNode] = list(body_of(fn))
+    while stack:
+        node = stack.pop()
+        if isinstance(node, cst.FunctionDef):
+            yield node
+        elif not isinstance(node, cst.ClassDef):
+            stack.extend(code_children(node))
 
 
 def statements_of(node: cst.CSTNode | None) -> list:
@@ -123,12 +136,9 @@ def is_collection_src(t: Taint) -> bool:
     return isinstance(t, Src) and t.code == "TL108" and t.what.endswith(RUNTIME_COLLECTION)
 
 
-def one_element(flow: Flow, site: Site) -> Flow:
-    """An element of a run-time collection (``notes[name]``, ``tasks.get(task_id)``, at ``site``)
-    is one record, not the collection: a record of unknown fields filled at run time, whole
-    until a field is picked from it (a ``whole`` object marker: a task's stored result is as
-    large as the task made it, labelling rule 5)."""
-    out = {t for t in flow if not is_collection_src(t)}
-    if len(out) < len(flow):
-        out.add(Marker("object", site, whole=True))
-    return frozenset(out)
+def one_element(site: Site) -> Flow:
+    """An entry of a run-time collection (``notes[name]``, ``tasks.get(task_id)``, at ``site``):
+    one record, not the collection; a record of unknown fields filled at run time, whole until a
+    field is picked from it (a ``whole`` object marker: a task's stored result is as large as the
+    task made it, labelling rule 5)."""
+    return frozenset({Marker("object", site, whole=True)})
