@@ -432,13 +432,18 @@ HTTP_WRITES = frozenset({"put", "patch", "delete"})
 _HTTP_VERB_WORDS = frozenset({"post", "put", "patch", "delete", "send", "request", "get", "head"})
 
 
+def _callee_name(node: cst.Call) -> str:
+    """The last name of what ``node`` calls (``self._request(...)`` → ``_request``), or ``""``."""
+    func = node.func
+    return func.attr.value if isinstance(func, cst.Attribute) else func.value if isinstance(func, cst.Name) else ""
+
+
 def http_write(node: cst.Call, caller: str = "") -> bool:
     """Whether an HTTP request call is a write: ``requests.delete(...)``, ``client.patch(...)``,
     or ``request("DELETE", ...)`` / ``request(method="PUT", ...)`` with the method spelled out;
     a ``POST`` too when the function sending it (``caller``) is named for a write
     (``def add_task(...)``, ``update_label``): POST also searches, so its name decides."""
-    func = node.func
-    name = func.attr.value if isinstance(func, cst.Attribute) else func.value if isinstance(func, cst.Name) else ""
+    name = _callee_name(node)
     # (a wrapper named for the HTTP method itself, ``def post(self, path, data)``, says nothing)
     writer = bool(words(caller)) and words(caller)[0] in WRITE_VERBS - _HTTP_VERB_WORDS
     if name.lower() in HTTP_WRITES or (writer and name.lower() == "post"):
@@ -502,8 +507,7 @@ def helper_writes(node: cst.Call) -> bool:
     """Whether the function a call names is named for a write whose result is an acknowledgement
     (``_ACK_VERBS``, by its first word: ``unlink``, ``delete_record``, ``update_task``), and not
     for a text or a collection it makes (``update_and_list_tasks``, ``set_filters``)."""
-    func = node.func
-    name = func.attr.value if isinstance(func, cst.Attribute) else func.value if isinstance(func, cst.Name) else ""
+    name = _callee_name(node)
     ws = words(name)
     if not ws or ws[0] not in _ACK_VERBS:
         return False
