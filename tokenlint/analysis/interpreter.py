@@ -353,7 +353,7 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         #: ``out.append(r["id"])``: ``_per_element``).
         self.loop_elements: list[tuple[set[str], frozenset, frozenset]] = []
         #: Generator expressions consumed for one element (``next(g)``, ``max(g)``, ``min(g)``).
-        self._one_element: set[int] = set()
+        self._one_element_generators: set[int] = set()
         #: Names bound to elements by a ``for`` or a comprehension (``r`` in ``for r in rows``):
         #: ``r[0]`` is a field of an element, still part of the collection being built.
         self.element_names: set[str] = set()
@@ -905,7 +905,7 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         """A comprehension: what its elements hold, and as many of them as the iterables have
         (``[r["total"] for r in rows]`` is one number per row: a collection as long as ``rows``,
         whose sources it keeps). A generator consumed for one element (``next``, ``max``,
-        ``min``: ``_one_element``) is that element alone."""
+        ``min``: ``_one_element_generators``) is that element alone."""
         saved = dict(self.env)
         iterated: set = set()
         clause: cst.CompFor | None = for_in
@@ -920,7 +920,7 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
             clause = clause.inner_for_in
         flow = union(*(self.expr(e) for e in elts))
         self.env = saved
-        if id(node) in self._one_element:
+        if id(node) in self._one_element_generators:
             return flow
         return union(flow, _length_sources(frozenset(iterated), flow))
 
@@ -1131,7 +1131,7 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         name = (qn or dn or "").split(".")[-1]
         if dn in ("next", "max", "min") and qn in (None, dn) and node.args and \
                 isinstance(node.args[0].value, cst.GeneratorExp):
-            self._one_element.add(id(node.args[0].value))  # one element of the generator
+            self._one_element_generators.add(id(node.args[0].value))  # one element of the generator
 
         # configured sources and bounds come first (user knowledge wins)
         if self.a.knowledge:
