@@ -448,8 +448,9 @@ def http_write(node: cst.Call, caller: str = "") -> bool:
     writer = bool(words(caller)) and words(caller)[0] in WRITE_VERBS - _HTTP_VERB_WORDS
     if name.lower() in HTTP_WRITES or (writer and name.lower() == "post"):
         return True
-    if name.lstrip("_") in ("request", "send", "api_request", "make_request", "call_api", "api_call", "call",
-                            "rpc", "invoke"):
+    ws = words(name)
+    if name.lstrip("_") in ("send", "call_api") or (ws and ws[-1] in ("request", "call", "rpc", "invoke")):
+        # a request helper: ``_request``, ``make_trello_request``, ``api_call``, ``_call``
         for a in node.args:
             if a.keyword is None or a.keyword.value == "method":
                 text = string_literal(a.value) or ""
