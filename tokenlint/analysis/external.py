@@ -631,11 +631,66 @@ def field_keeper(key: str, flow: Flow) -> Callable[[Taint], Taint]:
     open-ended payload field (``shapes.open_field``) by ``payload_of``, another by ``part_of``.
     When ``flow`` already holds the data itself (a source: ``Model.model_validate_json(body)
     .data``), the payload is that data, not a whole record of the object made from it."""
+    if any(json_record(t) for t in flow):
+        # a field of one record of a JSON body: another record, or the listing it holds
+        nested = part_of if record_key(key) else listing_of
+        rest = field_keeper(key, frozenset(t for t in flow if not json_record(t)))
+        return lambda t: nested(t) if json_record(t) else rest(t)
     if not open_field(key):
         return part_of
     if any(isinstance(t, Src) for t in flow):
         return lambda t: part_of(t) if isinstance(t, Marker) else payload_of(t)
     return payload_of
+
+
+def json_body(t: Taint) -> bool:
+    """Whether ``t`` is the JSON body of an HTTP response read whole (``resp.json()``, TL105): a
+    listing or one record, which of the two unknown until a field is picked from it."""
+    return isinstance(t, Src) and t.code == "TL105" and t.what.startswith("HTTP response .json()")
+
+
+#: Family of the ``object`` marker of one record picked from a JSON body (``field_of_body``).
+JSON_RECORD_FAMILY = "json.record"
+
+
+def record_key(key: str) -> bool:
+    """Whether a field picked by ``key`` from a JSON body names one nested record or value of it
+    (``body["plan"]``, ``data.get("quote")``), not the listing an envelope wraps: a singular word
+    that is neither an open-ended payload (``shapes.open_field``: ``data``, ``result``, ``items``,
+    ``value``) nor a text noun (``page``, ``feed``) nor a word of a listing (``shapes.
+    COLLECTION_VERBS``: MediaWiki's ``query`` and ``search``), nor a plural (``tasks``)."""
+    ws = words(key)
+    return bool(ws) and not open_field(key) and ws[-1] not in TEXT_NOUNS and \
+        ws[-1] not in COLLECTION_VERBS and not is_plural(ws[-1])
+
+
+def field_of_body(key: str, site: Site) -> Callable[[Taint], Taint]:
+    """How a JSON body passes when the field ``key`` is picked from it at ``site``: by a
+    ``record_key`` it is one record of the body (an ``object`` marker of ``JSON_RECORD_FAMILY``,
+    whose own fields are picked by the same rule and whose items, when iterated, are the body's:
+    ``Interpreter.iteration``); by another key (``body["data"]``, ``body["tasks"]``) the body
+    itself. A JSON API wraps a listing in an envelope under a payload, listing or plural key (Azure
+    and OData ``value``, Prometheus ``result``, MediaWiki ``query``/``search``, Elasticsearch
+    ``hits``), so a singular key names a part of one record, not the listing."""
+    if not record_key(key):
+        return lambda t: t
+    return lambda t: Marker("object", site, t.bound, fixed=True, rule="TL105", family=JSON_RECORD_FAMILY) \
+        if isinstance(t, Src) and json_body(t) else t
+
+
+def json_record(t: Taint) -> bool:
+    """Whether ``t`` is one record picked from a JSON body (``field_of_body``)."""
+    return isinstance(t, Marker) and t.kind == "object" and t.family == JSON_RECORD_FAMILY
+
+
+def listing_of(t: Taint) -> Taint:
+    """What a record of a JSON body (``json_record``) holds under a listing key or iterated: the
+    body's data, as the body itself (TL105, with the cap its request asked for); another taint
+    passes unchanged."""
+    if json_record(t):
+        assert isinstance(t, Marker)
+        return Src("TL105", t.site, "HTTP response .json()", t.sql_bound)
+    return t
 
 
 def part_of(t: Taint) -> Taint:

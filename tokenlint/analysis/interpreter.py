@@ -26,6 +26,7 @@ from tokenlint.analysis.constants import (Constants, keyword_arg, le_in_annotati
                                           string_literal)
 from tokenlint.analysis.external import (CONTEXT_FAMILY, SERIALIZERS, SIZE_UNKNOWN, ExternalCalls, drained, http_body_bound,
                                          is_context_param, limit_like, made_object, part_of, field_keeper,
+                                         field_of_body, json_body, json_record, listing_of,
                                          whole_record_sources)
 from tokenlint.analysis.followed import FollowedCalls, find_instance_attribute_classes, find_instance_collections
 from tokenlint.analysis.knowledge import Knowledge
@@ -295,6 +296,16 @@ class Analyzer:
 
 #: Comparison operators that order sizes (a size check compares with one of these).
 _ORDERINGS = (cst.GreaterThan, cst.GreaterThanEqual, cst.LessThan, cst.LessThanEqual)
+
+
+def _list_default(node: cst.Call) -> bool:
+    """Whether ``x.get(key, default)`` gives a list when the key is missing (``[]``, ``list()``):
+    the field is a listing."""
+    if len(node.args) < 2:
+        return False
+    default = node.args[1].value
+    return isinstance(default, (cst.List, cst.ListComp)) or (
+        isinstance(default, cst.Call) and dotted_name(default.func) == "list")
 
 
 def _record_like(t: Taint) -> bool:
@@ -935,6 +946,9 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
                 extra.append(Src("TL102", site, "iterating every line of a file"))
             elif m.kind == "process":
                 extra.append(Src("TL104", site, "iterating process output"))
+            elif json_record(m):
+                # ``for e in body["query"]``: the items of a JSON body
+                extra.append(listing_of(m))
             elif m.kind == "object" and m.whole:
                 # ``for frame in event["frames"]``: every item of a record's payload, as many
                 # as the service sends
@@ -1039,7 +1053,8 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
             # an element of a table of clients is a client; a record's payload field
             # (``resp["Item"]``, ``page["content"]``) is as large as the record
             keep = field_keeper(lit, base) if lit is not None else part_of
-            return frozenset(keep(t) for t in base if not isinstance(t, Marker) or t.kind == "object") | entry
+            body = field_of_body(lit, self.a.site(self.mod, node)) if lit is not None else (lambda t: t)
+            return frozenset(body(keep(t)) for t in base if not isinstance(t, Marker) or t.kind == "object") | entry
         if isinstance(sl, cst.Slice):
             lower = self.expr(sl.lower) if sl.lower is not None else EMPTY
             if sl.upper is None:
@@ -1196,6 +1211,17 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         if entries is not None and key is not None:
             default = union(*(self.expr(a.value) for a in node.args[1:]))
             return union(entries.get(key, EMPTY), default)
+        if key is not None and isinstance(func, cst.Attribute) and \
+                any(json_body(t) or json_record(t) for t in recv) and not _list_default(node):
+            # ``body.get("plan", {})``: one nested record of a JSON body (``field_of_body``);
+            # ``body.get("search", [])``, ``.get("data")``: the listing it wraps
+            pick = field_of_body(key, site)
+            keep = field_keeper(key, recv)
+            default = union(*(self.expr(a.value) for a in node.args[1:]))
+            return union(frozenset(pick(keep(t) if _record_like(t) else t) for t in recv), default)
+        if key is not None and isinstance(func, cst.Attribute) and any(json_record(t) for t in recv):
+            default = union(*(self.expr(a.value) for a in node.args[1:]))
+            return union(frozenset(listing_of(t) for t in recv), default)
         if key is not None and isinstance(func, cst.Attribute) and any(_record_like(t) for t in recv) and not (
                 self.args_style == "mapping" and is_arguments_name(dotted_name(func.value))):
             # ``ticker.get("last")`` on a record read whole, or on a helper's parameter: one field,
