@@ -105,6 +105,12 @@ class Constants(InterpreterState):
             value = module_constant(self.mod, node.value)
             if value is not None and value is not node:
                 return self.string_value(value)
+            qn = self.mod.imports.names.get(node.value)
+            found = self.a.project.resolve(qn) if qn else None
+            if found is not None:  # ``from .utils import ACCOUNT_PATH``
+                value = module_constant(found[0], found[1])
+                if value is not None:
+                    return ConstantsOf(self, found[0]).string_value(value)
         if isinstance(node, cst.Call):
             # text("SELECT ..."), sql.SQL("..."), "...".format(...)
             if isinstance(node.func, cst.Attribute) and node.func.attr.value == "format":
@@ -120,10 +126,12 @@ class Constants(InterpreterState):
 
 
 class ConstantsOf(Constants):
-    """``const_int`` over another module's constants (a cap imported from a config module)."""
+    """``const_int`` and ``string_value`` over another module's constants (a cap or a URL path
+    imported from a config module); no locals."""
 
     def __init__(self, interp: Constants, mod: ParsedModule) -> None:
         self.a, self.mod = interp.a, mod
+        self.strings = {}
 
 
 def module_constant(mod: ParsedModule, name: str) -> cst.BaseExpression | None:

@@ -404,6 +404,8 @@ class ExternalCalls(InterpreterState):
         text = self.string_value(url) if url is not None else None
         one = record_path(text)  # one resource (``GET /tasks/{task_id}``)
         fixed = one and fixed_resource(cast(str, text))  # (record_path holds only for a str)
+        if not one and singleton_path(text):  # the one resource of its kind (``GET /account/``)
+            one = fixed = True
         return frozenset({Marker("http_response", site, sql_bound=self.request_bound(node), whole=one, fixed=fixed)})
 
 
@@ -540,6 +542,20 @@ def record_path(url: str | None) -> bool:
     return bool(ws) and ws[-1] in _ID_WORDS
 
 
+def singleton_path(url: str | None) -> bool:
+    """Whether a request URL names a singleton resource of fixed fields: its last path segment is
+    a literal, singular noun of ``_FIXED_RECORD_NOUNS`` (``/account/``, ``/api/v1/me``,
+    ``/_cluster/health``, ``/version``), the REST convention for the one resource of its kind
+    (the caller's account, the service's status). ``/users`` (a collection) is not."""
+    if not url or "?" in url:
+        return False
+    last = url.rstrip("/").split("/")[-1]
+    if not last or "{" in last or not last.replace("_", "").replace("-", "").isalpha():
+        return False
+    ws = words(last)
+    return bool(ws) and ws[-1] in _FIXED_RECORD_NOUNS
+
+
 def fixed_resource(url: str) -> bool:
     """Whether a one-resource URL (``record_path``) names an entity whose fields are fixed
     (``fixed_record`` of its collection: the last literal path segment that is not an identifier
@@ -554,14 +570,16 @@ def record_of_get(flow: Flow, node: cst.Call, url_text: Callable[[cst.BaseExpres
     """What a project helper that sends a request returns when this call passes it a ``GET`` (or
     no method) of one resource's URL (``self._request("GET", f"tasks/{task_id}")``, see
     ``record_path``): the JSON body is one record read whole (an ``object`` marker, ``whole``),
-    not a listing; other sources pass unchanged. ``url_text`` maps an argument to its text."""
+    not a listing; of a singleton resource (``singleton_path``: ``client.get("account/")``) one
+    small record; other sources pass unchanged. ``url_text`` maps an argument to its text."""
     texts = [url_text(a.value) for a in node.args]
     methods = [t.lower() for t in texts if t and t.isalpha()]
-    paths = [t for t in texts if t and "/" in t and record_path(t)]
+    paths = [t for t in texts if t and "/" in t and (record_path(t) or singleton_path(t))]
     if any(m != "get" for m in methods) or not paths:
         return flow
-    # (``/datasources/uid/{uid}``: a record of an entity whose fields are fixed is not read whole)
-    whole = not fixed_resource(paths[0])
+    # (``/datasources/uid/{uid}``, ``/account/``: a record of an entity whose fields are fixed is
+    # not read whole)
+    whole = record_path(paths[0]) and not fixed_resource(paths[0])
     return frozenset(Marker("object", t.site, whole=whole, rule="TL105")
                      if isinstance(t, Src) and t.code == "TL105" and t.what.startswith("HTTP response .json()")
                      else t for t in flow)
