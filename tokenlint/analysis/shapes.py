@@ -197,13 +197,16 @@ _IDENTIFIER_ENDINGS = ("name", "link", "url", "uri", "path")
 
 
 def identifier_name(name: str) -> bool:
-    """Whether a field or attribute name reads as one identifier, name, link or label of a
-    record (``IDENTIFIER_WORDS``, by its last word, or a compound ending in a name or a link):
+    """Whether a field or attribute name reads as one identifier, name, link, label or time of a
+    record (``IDENTIFIER_WORDS``, by its last word, or a compound ending in a name or a link, or
+    the time of a first or last event: ``last_checked``, ``first_seen``, ``last_run``):
     ``display_name``, ``web_url``, ``created_at``, ``permalink``, ``sitename``."""
     ws = words(name)
     if not ws:
         return False
     last = ws[-1]
+    if len(ws) == 2 and ws[0] in ("first", "last") and (last.endswith("ed") or last in ("seen", "run", "login")):
+        return True
     return last in IDENTIFIER_WORDS or (len(last) > 5 and last.endswith(_IDENTIFIER_ENDINGS))
 
 
