@@ -473,14 +473,34 @@ def rpc_write(endpoint: str) -> bool:
     return bool(ws) and ws[0] in WRITE_VERBS
 
 
-def ack_of_write(flow: Flow, node: cst.Call, caller: str = "") -> Flow:
+#: Family of the ``object`` marker of the record a write sent back (``ack_of_write``): its fields,
+#: open-ended ones included (``issue["description"]``), echo what the caller sent (labelling
+#: rule 6, "created entities echoed back").
+ACK_FAMILY = "write.ack"
+
+
+def graphql_mutation(node: cst.Call, text_of: Callable[[cst.BaseExpression], str | None]) -> bool:
+    """Whether a call passes a GraphQL mutation document (``self._execute(mutation, variables)``
+    with ``mutation = "mutation CreateIssue(...) {...}"``): the operation type ``mutation`` is a
+    write (GraphQL spec §2.3, "Operations"); a ``query`` document reads. ``text_of`` maps an
+    argument to its string text."""
+    for a in node.args:
+        text = text_of(a.value)
+        if text and re.match(r"\s*mutation\b", text):
+            return True
+    return False
+
+
+def ack_of_write(flow: Flow, node: cst.Call, caller: str = "",
+                 text_of: Callable[[cst.BaseExpression], str | None] | None = None) -> Flow:
     """What a project helper returns when this call is a write: it sends a write method
-    (``self._request("DELETE", f"labels/{id}")``, see ``http_write``) and the HTTP body it
+    (``self._request("DELETE", f"labels/{id}")``, see ``http_write``) or a GraphQL mutation
+    (``graphql_mutation``, with ``text_of`` mapping an argument to its text) and the HTTP body it
     returns is one record, not a collection; or the helper itself is named for a write
     (``connection.unlink(model, ids)``, ``delete_record(...)``: ``helper_writes``) and what it
     passes back from a remote call (an HTTP body, an RPC result) is the acknowledgement. Other
     sources (a file, rows of a query) pass unchanged."""
-    if http_write(node, caller):
+    if http_write(node, caller) or (text_of is not None and graphql_mutation(node, text_of)):
         codes: tuple[str, ...] = ("TL105",)
     elif helper_writes(node):
         codes = ("TL105", "TL108")
@@ -489,7 +509,7 @@ def ack_of_write(flow: Flow, node: cst.Call, caller: str = "") -> Flow:
     out: set[Taint] = set()
     for t in flow:
         if isinstance(t, Src) and t.code in codes:
-            out.add(Marker("object", t.site, fixed=True))
+            out.add(Marker("object", t.site, fixed=True, family=ACK_FAMILY))
         elif isinstance(t, Marker) and t.kind == "object" and t.whole and "TL108" in codes:
             out.add(replace(t, whole=False, fixed=True))
         else:
@@ -636,10 +656,11 @@ def payload_of(t: Taint) -> Taint:
     """The open-ended payload field of a value (``resp["Item"]``, ``page["body"]["storage"]
     ["value"]``, ``shapes.open_field``): of a record or a part of one, as large as the record
     (a ``whole`` marker); of a helper's parameter, marked ``payload`` for each caller to judge.
-    The counterpart of ``part_of``, for fields that are not one fixed field."""
+    The counterpart of ``part_of``, for fields that are not one fixed field. The payload of a
+    write's acknowledgement (``ACK_FAMILY``) is the echo of what the caller sent: not whole."""
     if isinstance(t, Param) and t.site is None and not t.part:
         return replace(t, payload=True)
-    if isinstance(t, Marker) and t.kind == "object" and t.family != CONTEXT_FAMILY:
+    if isinstance(t, Marker) and t.kind == "object" and t.family not in (CONTEXT_FAMILY, ACK_FAMILY):
         return replace(t, whole=True)
     return t
 
