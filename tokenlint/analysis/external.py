@@ -370,10 +370,12 @@ class ExternalCalls(InterpreterState):
 
     def pairs_bound(self, pairs: list[tuple[str | None, cst.BaseExpression]], node: cst.CSTNode) -> Bound | None:
         """The strongest cap among a request's ``(key, value)`` parameters whose key is
-        limit-like (``limit``, ``per_page``, ``pageSize``, ``max_results``...)."""
+        limit-like (``limit``, ``per_page``, ``pageSize``, ``max_results``, ``n_chunks``:
+        ``limit_like``)."""
         best: Bound | None = None
         for key, value in pairs:
-            if key is None or key.replace("_", "").replace("-", "").lower() not in _LIMIT_KEYWORDS:
+            if key is None or not (key.replace("_", "").replace("-", "").lower() in _LIMIT_KEYWORDS
+                                   or limit_like(key)):
                 continue
             b = self.bound_from(value, node)
             if b is not None and (best is None or b.rank() > best.rank()):
