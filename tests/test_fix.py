@@ -179,11 +179,11 @@ def test_clamp_json_dumps_and_context_session(tmp_path):
     '''))
     # the docstring (the tool's description) gains one sentence on paging
     assert '    """Top rows.\n\n    Long results are paged: follow next_action for the rest.\n    """\n' \
-        '    limit = min(limit, 1_000)\n' in new
+        '    limit = min(limit, 250)\n' in new
     assert ('fit_json_text(\n        rows,\n        tool="top",\n        arguments={"limit": limit},\n'
             '        cursor=cursor,\n        session_id=session_id_from_context(ctx),\n        max_tokens=10_000,\n'
             '        indent=2,\n    )') in new
-    assert outcomes[0].notes == ("`limit` is clamped to at most 1,000",)
+    assert outcomes[0].notes == ("`limit` is clamped to at most 250",)
 
 
 def test_reassigned_parameter_gets_the_arguments_as_called(tmp_path):

@@ -371,11 +371,12 @@ class ExternalCalls(InterpreterState):
     def pairs_bound(self, pairs: list[tuple[str | None, cst.BaseExpression]], node: cst.CSTNode) -> Bound | None:
         """The strongest cap among a request's ``(key, value)`` parameters whose key is
         limit-like (``limit``, ``per_page``, ``pageSize``, ``max_results``, ``n_chunks``:
-        ``limit_like``)."""
+        ``limit_like``), or whose value is named as one (SonarQube's ``"ps": page_size``)."""
         best: Bound | None = None
         for key, value in pairs:
+            named = dotted_name(value)
             if key is None or not (key.replace("_", "").replace("-", "").lower() in _LIMIT_KEYWORDS
-                                   or limit_like(key)):
+                                   or limit_like(key) or (named is not None and limit_like(named.split(".")[-1]))):
                 continue
             b = self.bound_from(value, node)
             if b is not None and (best is None or b.rank() > best.rank()):

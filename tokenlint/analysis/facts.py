@@ -38,8 +38,10 @@ if TYPE_CHECKING:
 #: An enforced character cap above this is no budget: Claude Code persists results above
 #: 50,000 chars and refuses above 25,000 tokens (~100,000 chars of prose) — field.md §2.
 HUGE_CHARS = 100_000
-#: An item cap above this cannot fit a 10,000-token budget unless items are a few tokens each.
-HUGE_ITEMS = 1_000
+#: An item cap above this cannot fit the 10,000-token default budget unless items are under 40
+#: tokens each; a record of a few short fields (id, name, status, URL) is 30-50 tokens, so 500
+#: such items (SonarQube's ``ps`` maximum) are twice the budget (labelling rule 3).
+HUGE_ITEMS = 250
 #: A token budget above the 25,000-token refusal limit of Claude Code bounds nothing useful.
 HUGE_TOKENS = 25_000
 
@@ -192,7 +194,8 @@ def _classify(src: Src, checked: dict, ret_site: Site) -> DataFlow:
         value = b.value
         # a cap above 5,000 is read as chars, unless a parameter named for items sets it
         # (``limit: int = Field(le=10_000)`` log events is an item count far above any budget)
-        as_chars = src.code in _TEXT_SOURCE_CODES or ((value or 0) > 5_000 and not _counts_items(b.param))
+        # (an HTTP body capped by the page size its request asked for counts items: ``ps=page_size``)
+        as_chars = (src.code in _TEXT_SOURCE_CODES or (value or 0) > 5_000) and not _counts_items(b.param)
         limit = HUGE_CHARS if as_chars else HUGE_ITEMS
         kind = FlowKind.HUGE if value is not None and value > limit else FlowKind.CAPPED
         return DataFlow(src, kind, b.site, b.param, b.param_site, ret_site)
@@ -207,6 +210,8 @@ def _counts_items(param: str | None) -> bool:
     if not param:
         return False
     ws = set(re.split(r"[_\W]+|(?<=[a-z])(?=[A-Z])", param.lower()))
+    if ws & {"page", "per"} and not ws & {"chars", "char", "bytes", "tokens", "characters"}:
+        return True  # ``page_size``, ``per_page``, ``pageSize``: items per page
     return not ws & {"chars", "char", "length", "len", "bytes", "size", "tokens", "characters"} and \
         bool(ws & {"limit", "count", "results", "rows", "items", "events", "lines", "top", "k", "n", "max", "num"})
 

@@ -308,7 +308,7 @@ def _laid_out(code: str, style: Style, indent: int) -> cst.BaseStatement:
 def _insert_statements(fn: cst.FunctionDef, edit: FunctionEdit, style: Style, indent: int) -> cst.FunctionDef:
     """Insert, at the top of the body (after the docstring), the arguments snapshot
     (``call_arguments = {...}``, the arguments as called) and then the clamps
-    (``limit = min(limit, 1_000)``)."""
+    (``limit = min(limit, 250)``)."""
     if not isinstance(fn.body, cst.IndentedBlock):
         return fn
     body = list(fn.body.body)

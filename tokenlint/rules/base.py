@@ -62,7 +62,7 @@ fits, with a `next_action` holding a `cursor`; following it yields every item ex
 changes what a client receives for large results, so review the diff (`tokenlint fix --diff`).
 The tool gains a `cursor: str | None = None` parameter (a low-level server: a `cursor` property
 in its `inputSchema`) and a return annotation `T` becomes `Paged[T]`, so the SDK's `outputSchema`
-accepts both shapes. An unclamped limit (TL107) gets a maximum of 1,000 items; a constant slice
+accepts both shapes. An unclamped limit (TL107) gets a maximum of 250 items; a constant slice
 that silently cut the response (TL301) is dropped, since pages now carry the rest."""
 
 
