@@ -174,6 +174,9 @@ class ExternalCalls(InterpreterState):
         bound = self._argument_bound(node)
         for b in carried:
             bound = b if bound is None or b.rank() > bound.rank() else bound
+        page = self.cursor_bound(node)
+        if page is not None and (bound is None or page.rank() > bound.rank()):
+            bound = page
         return frozenset({src.with_bound(bound) if bound else src})
 
     def _constructed(self, node: cst.Call, site: Site, family: str | None, args: Flow) -> Flow:
@@ -343,6 +346,28 @@ class ExternalCalls(InterpreterState):
                 best = b
         return best
 
+    def cursor_bound(self, node: cst.Call) -> Bound | None:
+        """The page a remote API returns when this call hands it a page cursor it was given (a
+        ``cursor``/``page_token``/``starting_after`` keyword, or such a key of the request's
+        ``params``/``json``/``data`` dict, whose value is a parameter of the tool or helper): the
+        API pages the result itself (cursor-paginated APIs always do: Stripe, Slack, Notion,
+        Todoist, Google APIs' ``pageToken``), so one response is one page of a size tokenlint
+        cannot see (``Bound.upstream``). A cursor taken from the previous response (a loop over
+        every page) is no parameter and gives nothing. None when there is no such argument."""
+        pairs: list[tuple[str | None, cst.BaseExpression]] = []
+        for a in node.args:
+            if a.star == "**":
+                pairs += self.dict_entries.get(dotted_name(a.value) or "", [])
+            elif a.keyword is not None:
+                pairs.append((a.keyword.value, a.value))
+                if a.keyword.value in ("params", "json", "data"):
+                    pairs += self._dict_pairs(a.value)
+        for key, value in pairs:
+            if key is not None and key.replace("_", "").replace("-", "").lower() in _CURSOR_KEYWORDS and \
+                    params(self.expr(value)):
+                return Bound(self.a.site(self.mod, node), upstream=True)
+        return None
+
     def request_bound(self, node: cst.Call) -> Bound | None:
         """The page size an HTTP request asks for, as a cap on the response it returns: a
         limit-like key (``limit``, ``per_page``, ``pageSize``, ``max_results``…) of the query
@@ -363,9 +388,17 @@ class ExternalCalls(InterpreterState):
                     return Bound(self.a.site(self.mod, node), sql_param=a.value.value)
             elif a.keyword is None or a.keyword.value == "url":
                 pairs = _query_string_pairs(a.value)
-            b = self.pairs_bound(pairs, node)
+                if any(k is not None and k.replace("_", "").lower() in _CURSOR_KEYWORDS and params(self.expr(v))
+                       for k, v in pairs):  # ``f"{base}/tasks?cursor={cursor}"``: one page of the API's
+                    pairs = pairs + [("__page__", a.value)]
+            b = self.pairs_bound([p for p in pairs if p[0] != "__page__"], node)
             if b is not None and (best is None or b.rank() > best.rank()):
                 best = b
+            if any(p[0] == "__page__" for p in pairs) and (best is None or best.rank() < 3):
+                best = Bound(self.a.site(self.mod, node), upstream=True)
+        page = self.cursor_bound(node)
+        if page is not None and (best is None or page.rank() > best.rank()):
+            best = page
         return best
 
     def pairs_bound(self, pairs: list[tuple[str | None, cst.BaseExpression]], node: cst.CSTNode) -> Bound | None:
@@ -866,6 +899,15 @@ _LIMIT_KEYWORDS = frozenset({
     "n", "count", "size", "pagesize", "perpage", "first", "last", "tail", "num", "numresults",
     "max", "rows", "maxrows", "fetchsize", "maxhits", "hits", "maxkeys", "maxentries", "top",
     "numrows", "rowlimit", "resultlimit", "maxlen", "maxlength", "lines", "nlines", "maxlines",
+})
+
+
+#: Keywords (lower case, no ``_``/``-``) of a page cursor an API issued: the opaque token of
+#: cursor pagination (Stripe ``starting_after``, Slack and Todoist ``cursor``, Notion
+#: ``start_cursor``, Google APIs ``pageToken``, AWS ``NextToken``/``Marker``).
+_CURSOR_KEYWORDS = frozenset({
+    "cursor", "nextcursor", "startcursor", "pagetoken", "nextpagetoken", "nexttoken",
+    "continuationtoken", "continuation", "startingafter", "endingbefore", "after", "before",
 })
 
 

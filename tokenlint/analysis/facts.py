@@ -9,7 +9,8 @@ Classification of one source reaching a return (design.md "Risk levels"):
 - ``DEFAULT_ALL``: bounded by a caller limit whose default returns everything → HIGH.
 - ``CALLER``: bounded by a caller limit with no enforced maximum → TL107, MEDIUM.
 - ``CAPPED``: an enforced count or char cap (a constant, a clamped limit).
-- ``HUGE``: an enforced cap far above any token budget (``HUGE_CHARS``/``HUGE_ITEMS``).
+- ``HUGE``: an enforced cap far above any token budget (``HUGE_CHARS``/``HUGE_ITEMS``), or one
+  of unknown size (a remote API's own page: ``Bound.upstream``).
 - ``ESTIMATED``: checked against a token or size budget before it is returned.
 """
 
@@ -190,6 +191,9 @@ def _classify(src: Src, checked: dict, ret_site: Site) -> DataFlow:
         return DataFlow(src, kind, check.site, None, None, ret_site)
     if b is None or (b.sql_param and not b.enforced and not b.param):
         return DataFlow(src, FlowKind.UNBOUNDED, None, None, None, ret_site)
+    if b.upstream and b.fixed is None and b.clamp is None:
+        # one page of a remote API's own size: a count cap whose value tokenlint cannot see
+        return DataFlow(src, FlowKind.HUGE, b.site, b.param, b.param_site, ret_site)
     if b.enforced:
         value = b.value
         # a cap above 5,000 is read as chars, unless a parameter named for items sets it

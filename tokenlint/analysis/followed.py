@@ -179,6 +179,9 @@ class FollowedCalls(InterpreterState):
         out = ack_of_write(self._from_helper(summary.returned(), node, fn, arg_flows), node, self.function_name,
                            self.string_value)
         out = record_of_get(out, node, self.string_value)
+        page = self.cursor_bound(node)
+        if page is not None:  # ``api.get_tasks(cursor=cursor)``: one page of the API's own size
+            out = frozenset(t.with_bound(page) if isinstance(t, Src) else t for t in out)
         handle = self._annotated_handle(module, fn)
         if handle is not None and not any(isinstance(t, Src) for t in out):
             # ``def get_collection(...) -> Collection``: what it returns is an object of that

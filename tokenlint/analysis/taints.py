@@ -53,13 +53,17 @@ class Bound:
     #: In a helper that runs SQL it was given (``def run_query(query): cur.execute(query)``): the
     #: parameter holding the text, so each caller applies the bound of the SQL it passes.
     sql_param: str | None = None
+    #: The remote API pages the result itself: the call passes a page cursor it was given
+    #: (``external.cursor_bound``), so one response is one page of the API's own size, unseen
+    #: here (labelling rule 8: an upstream cap counts as a fixed count).
+    upstream: bool = False
 
     @property
     def enforced(self) -> bool:
         """True when the cap holds whatever the model passes: a fixed number (``fixed``; -1 for a
         named setting whose value tokenlint cannot read, ``MAX_ROWS`` from a config module), a clamp
         on the parameter, or a token budget (``tokens``)."""
-        return self.fixed is not None or self.clamp is not None or self.tokens
+        return self.fixed is not None or self.clamp is not None or self.tokens or self.upstream
 
     @property
     def value(self) -> int | None:
