@@ -17,6 +17,7 @@ import libcst as cst
 from tokenlint.analysis import catalogue as cat
 from tokenlint.analysis.constants import module_constant, string_literal
 from tokenlint.analysis.shapes import (COLLECTION_VERBS, TEXT_NOUNS, WRITE_VERBS, Shape, call_shape, is_plural,
+                                       configuration_collection,
                                        open_field, words)
 from tokenlint.analysis.state import InterpreterState
 from tokenlint.analysis.taints import EMPTY, Bound, Flow, Marker, Measure, Param, Site, Src, Taint, markers, params, union
@@ -175,6 +176,10 @@ class ExternalCalls(InterpreterState):
         for b in carried:
             bound = b if bound is None or b.rank() > bound.rank() else bound
         page = self.cursor_bound(node)
+        if page is None and configuration_collection(name):
+            # ``jira.get_issue_link_types()``: as many as the instance is configured with, a
+            # count tokenlint cannot see (an upstream bound: MEDIUM, never NONE)
+            page = Bound(site, upstream=True)
         if page is not None and (bound is None or page.rank() > bound.rank()):
             bound = page
         return frozenset({src.with_bound(bound) if bound else src})

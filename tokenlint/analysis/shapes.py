@@ -216,6 +216,24 @@ def small_field(name: str) -> bool:
     return scalar_name(name) or identifier_name(name)
 
 
+#: Plural nouns of things an instance is configured with, not data it accumulates: workflow
+#: transitions, running kernels, the languages of a video's tracks (labelling rule 6: "text
+#: fixed by the platform rather than the user's data volume"). ``types``/``kinds`` only with a
+#: qualifier (``get_issue_link_types``, ``work_item_types``); a bare ``list_types`` may be a
+#: schema's every type.
+CONFIGURATION_NOUNS = frozenset({"transitions", "kernels", "languages", "locales"})
+
+
+def configuration_collection(name: str) -> bool:
+    """Whether a call named ``name`` reads a collection whose size the platform's configuration
+    sets (``CONFIGURATION_NOUNS``, or qualified ``…_types``/``…_kinds`` after a verb):
+    ``get_available_transitions``, ``list_kernels``, ``get_issue_link_types``."""
+    ws = words(name)
+    if not ws:
+        return False
+    return ws[-1] in CONFIGURATION_NOUNS or (len(ws) >= 3 and ws[-1] in ("types", "kinds"))
+
+
 def call_shape(name: str) -> Shape:
     """The shape of the result of a call named ``name`` whose code tokenlint cannot see.
 

@@ -25,7 +25,22 @@ class UnboundedHttpBody(SourceRule):
     one record: fields picked from its `.json()` are small, the record returned whole is
     still flagged (every field the service sends), unless the collection is of an entity whose
     fields the API fixes (`/users/{id}`, `/projects/{id}`, `/datasources/uid/{uid}`; see
-    TL108). `/tasks/{task_id}/comments` or a query string (`?q=`) is a listing.
+    TL108). `/tasks/{task_id}/comments` or a query string (`?q=`) is a listing. A `GET` of a
+    singleton resource (`account/`, `/me`, `/health`: a singular noun of a fixed record as the
+    last path segment) is one small record.
+
+    A JSON body is a listing or one record. A field picked from it by a singular key
+    (`body["data"]["plan"]`, `.get("usage", {})`) is one nested record, small; a field picked by a
+    payload, listing or plural key (`data`, `result`, `value`, `query`, `search`, `items`,
+    `tasks`), with a list default (`.get("markets", [])`), or a picked record iterated, is the
+    listing an envelope wraps, as large as the body.
+
+    A request that hands the API a page cursor the caller gave (`cursor`, `page_token`,
+    `starting_after`, as a keyword, in `params` or in the query string) gets one page of the
+    API's own size: MEDIUM, however the caller's `limit` defaults (labelling rule 8). A cursor
+    the API sent back, followed in a loop, drains every page (TL106). A GraphQL `mutation`
+    document (every GraphQL operation is a `POST`) is a write, and the record it sends back
+    echoes the caller's input.
 
     ## Why is this bad?
     An API listing or a web page is as large as the server makes it. Proxying it straight to the

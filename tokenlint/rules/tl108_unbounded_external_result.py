@@ -84,6 +84,11 @@ class UnboundedExternalResult(SourceRule):
     | a number or a flag | a scalar | `count_widgets`, `widget_exists`, `is_ready`, `llen` |
     | nothing either way | unknown: a collection | `frobnicate`, `get` |
 
+    A collection the platform's configuration sizes (`get_available_transitions`, `list_kernels`,
+    `get_issue_link_types`: transitions, kernels, languages, locales, qualified `…_types`) is
+    bounded by a count tokenlint cannot see: MEDIUM, never NONE. A call handed the caller's page
+    cursor (`starting_after=cursor`) returns one page of the API's own size: MEDIUM.
+
     A conversion of data the tool holds (`Message.to_dict(m)`, `json.dumps(rows)`) is that data.
     Calls judged small by their name alone are listed per tool as `untraced_calls` in the JSON
     report and mark the verdict `NONE?` / `LOW?` in the text report, so a NONE can be audited;
