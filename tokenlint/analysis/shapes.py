@@ -234,12 +234,18 @@ def configuration_collection(name: str) -> bool:
     return ws[-1] in CONFIGURATION_NOUNS or (len(ws) >= 3 and ws[-1] in ("types", "kinds"))
 
 
+#: Last words of a call that makes or reads a credential (``Auth.api_key(k)``,
+#: ``get_access_token()``, ``load_credentials()``): a short string or a handle, never data.
+_CREDENTIAL_WORDS = frozenset({"apikey", "token", "secret", "password", "credential", "credentials"})
+
+
 def call_shape(name: str) -> Shape:
     """The shape of the result of a call named ``name`` whose code tokenlint cannot see.
 
     ``name`` is the last segment of the callee (``list_containers``, ``hgetall``, ``Client``).
     Constructors (a CapWords name) are RECORD (a handle). Order of evidence: scalar words
-    anywhere first (``count_rows``, ``is_ready``), then the first word as a verb, then the nouns
+    anywhere first (``count_rows``, ``is_ready``) and credentials (``api_key``, ``get_token``),
+    then the first word as a verb, then the nouns
     (a plural or a text noun makes a ``get_…``/unknown verb a collection, a singular noun after
     ``get``/``describe_one`` a record).
     """
@@ -252,6 +258,8 @@ def call_shape(name: str) -> Shape:
         return Shape.UNKNOWN
     if ws[0] in SCALAR_WORDS or (len(ws) > 1 and ws[-1] in ("count", "exists", "total", "size", "len")):
         return Shape.SCALAR
+    if ws[-1] in _CREDENTIAL_WORDS or ws[-2:] == ["api", "key"]:
+        return Shape.SCALAR  # ``Auth.api_key(key)``, ``get_access_token()``: a credential, not data
     verb, nouns = ws[0], ws[1:]
     if "_".join(ws[:2]) in COLLECTION_VERBS or "_".join(ws[:2]) in RECORD_VERBS:
         verb, nouns = "_".join(ws[:2]), ws[2:]
