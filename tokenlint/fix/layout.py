@@ -3,7 +3,8 @@
 Only the statements holding a rewritten call are laid out again (``FitToBudget``); every other
 line keeps its bytes. The layout is the part of black's algorithm (its "right-hand split" and
 "delimiter split", https://black.readthedocs.io/en/stable/the_black_code_style/current_style.html)
-that the calls ``fix`` writes need, on calls, lists, tuples, sets and dicts:
+that the calls ``fix`` writes need, on calls, lists, tuples, sets, dicts and comprehensions (a
+comprehension is a bracket holding one item, its ``for`` clauses kept on that item's line):
 
 1. the whole statement on one line, when it fits in the line length and no bracket in it ends
    with a magic trailing comma;
@@ -19,6 +20,8 @@ wrote it: ``layout_statement`` returns None.
 """
 
 from __future__ import annotations
+
+import re
 
 import libcst as cst
 
@@ -77,6 +80,12 @@ def _layout(node: cst.BaseExpression, prefix: str, suffix: str, depth: int, widt
         # an empty trailing call (``x.execute(...).fetchall()``) is not split: black and ruff
         # split the bracket before it and write the call after its closing bracket
         return _layout(node.func.value, prefix, f".{node.func.attr.value}(){suffix}", depth, width)
+    body = _comprehension_body(node)
+    if body is not None:
+        # ``[x for x in xs]`` too long: its contents on one indented line, as a one-item bracket
+        opener, closer = _COMPREHENSIONS[type(node)]
+        inner = INDENT * (depth + 1) + body
+        return [f"{pad}{prefix}{opener}", inner, f"{pad}{closer}{suffix}"] if len(inner) <= width else None
     split = _brackets(node)
     if split is None or not split[1]:
         return [line]
@@ -147,8 +156,46 @@ def _arg_prefix(arg: cst.Arg) -> str:
     return arg.star if isinstance(arg.star, str) else ""
 
 
+#: Comprehensions by their brackets: black lays one out like a bracket holding one item.
+_COMPREHENSIONS: dict[type, tuple[str, str]] = {cst.ListComp: ("[", "]"), cst.SetComp: ("{", "}"),
+                                                cst.DictComp: ("{", "}")}
+
+
+def _comprehension_body(node: cst.CSTNode) -> str | None:
+    """The code between a comprehension's brackets on one line (``x for x in xs``), its line
+    breaks and their indentation made single spaces; None for anything else, or when a string in
+    it spans lines."""
+    brackets = _COMPREHENSIONS.get(type(node))
+    if brackets is None or getattr(node, "lpar", None):
+        return None
+    code = node_code(node)
+    if any("\n" in node_code(n) for n in _strings(node)):
+        return None
+    body = code[len(brackets[0]):-len(brackets[1])]
+    return re.sub(r"\s*\n\s*", " ", body).strip()
+
+
+def _strings(node: cst.CSTNode) -> list[cst.CSTNode]:
+    """The string literals inside ``node``."""
+    found: list[cst.CSTNode] = []
+
+    class _Collect(cst.CSTVisitor):
+        def visit_SimpleString(self, n: cst.SimpleString) -> None:
+            found.append(n)
+
+        def visit_FormattedString(self, n: cst.FormattedString) -> None:
+            found.append(n)
+
+    node.visit(_Collect())
+    return found
+
+
 def _flat(node: cst.CSTNode) -> str | None:
     """``node``'s code on one line, or None when it cannot be put on one line exactly."""
+    body = _comprehension_body(node)
+    if body is not None:
+        opener, closer = _COMPREHENSIONS[type(node)]
+        return f"{opener}{body}{closer}"
     split = _brackets(node) if isinstance(node, cst.BaseExpression) else None
     if split is not None:
         opener, items, closer, _ = split
