@@ -733,15 +733,25 @@ def json_body(t: Taint) -> bool:
 JSON_RECORD_FAMILY = "json.record"
 
 
+#: Singular or irregular nouns that name many things (a collective noun, an irregular plural):
+#: under such a key a JSON body holds a listing (``body["people"]``, ``body["series"]``).
+_COLLECTIVE_NOUNS = frozenset({
+    "people", "media", "news", "series", "staff", "inventory", "catalog", "catalogue", "collection",
+    "queue", "backlog", "dataset", "corpus", "archive", "library", "directory", "folder", "index",
+    "set", "group", "batch", "bundle", "stream", "window", "range", "matrix", "grid", "chart",
+})
+
+
 def record_key(key: str) -> bool:
     """Whether a field picked by ``key`` from a JSON body names one nested record or value of it
     (``body["plan"]``, ``data.get("quote")``), not the listing an envelope wraps: a singular word
     that is neither an open-ended payload (``shapes.open_field``: ``data``, ``result``, ``items``,
     ``value``) nor a text noun (``page``, ``feed``) nor a word of a listing (``shapes.
-    COLLECTION_VERBS``: MediaWiki's ``query`` and ``search``), nor a plural (``tasks``)."""
+    COLLECTION_VERBS``: MediaWiki's ``query`` and ``search``), nor a plural (``tasks``) or a
+    collective noun (``people``, ``series``, ``inventory``: ``_COLLECTIVE_NOUNS``)."""
     ws = words(key)
-    return bool(ws) and not open_field(key) and ws[-1] not in TEXT_NOUNS and \
-        ws[-1] not in COLLECTION_VERBS and not is_plural(ws[-1])
+    return bool(ws) and not open_field(key) and ws[-1] not in TEXT_NOUNS and ws[-1] not in _COLLECTIVE_NOUNS \
+        and ws[-1] not in COLLECTION_VERBS and not is_plural(ws[-1])
 
 
 def field_of_body(key: str, site: Site) -> Callable[[Taint], Taint]:
