@@ -353,8 +353,8 @@ class ExternalCalls(InterpreterState):
 
     def cursor_bound(self, node: cst.Call) -> Bound | None:
         """The page a remote API returns when this call hands it a page cursor it was given (a
-        ``cursor``/``page_token``/``starting_after`` keyword, or such a key of the request's
-        ``params``/``json``/``data`` dict, whose value is a parameter of the tool or helper): the
+        ``cursor``/``page_token``/``starting_after`` keyword, or such a key of a dict it is given,
+        ``params=`` or positional, whose value is a parameter of the tool or helper): the
         API pages the result itself (cursor-paginated APIs always do: Stripe, Slack, Notion,
         Todoist, Google APIs' ``pageToken``), so one response is one page of a size tokenlint
         cannot see (``Bound.upstream``). A cursor taken from the previous response (a loop over
@@ -363,10 +363,12 @@ class ExternalCalls(InterpreterState):
         for a in node.args:
             if a.star == "**":
                 pairs += self.dict_entries.get(dotted_name(a.value) or "", [])
-            elif a.keyword is not None:
-                pairs.append((a.keyword.value, a.value))
-                if a.keyword.value in ("params", "json", "data"):
-                    pairs += self._dict_pairs(a.value)
+            elif a.star == "":
+                if a.keyword is not None:
+                    pairs.append((a.keyword.value, a.value))
+                # the request's parameters as a dict (``_make_request("conversations.history",
+                # params)``, ``params={"pageToken": token}``)
+                pairs += self._dict_pairs(a.value)
         for key, value in pairs:
             if key is not None and key.replace("_", "").replace("-", "").lower() in _CURSOR_KEYWORDS and \
                     params(self.expr(value)):
