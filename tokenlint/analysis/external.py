@@ -335,6 +335,10 @@ class ExternalCalls(InterpreterState):
                 pairs.append((a.keyword.value if a.keyword is not None else None, a.value, a.keyword is not None))
                 # the request's parameters as a dict (``search_posts(params={"q": q, "limit": n})``)
                 pairs += [(key, value, True) for key, value in self._dict_pairs(a.value)]
+        # a request body nested one level down (``client.search(index=i, body=query)`` with
+        # ``query["size"] = n``; ``search(**{"index": i, "body": {"size": n}})``)
+        pairs += [(key, value, True) for _, outer, named in list(pairs) if named
+                  for key, value in self._dict_pairs(outer)]
         for kw, value, named in pairs:
             b = None
             built = [m.sql_bound for m in markers(self.expr(value), "object") if m.sql_bound is not None]
