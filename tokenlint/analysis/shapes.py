@@ -234,8 +234,9 @@ def configuration_collection(name: str) -> bool:
     return ws[-1] in CONFIGURATION_NOUNS or (len(ws) >= 3 and ws[-1] in ("types", "kinds"))
 
 
-#: Last words of a call that makes or reads a credential (``Auth.api_key(k)``,
-#: ``get_access_token()``, ``load_credentials()``): a short string or a handle, never data.
+#: Words of a call that makes or reads a credential (``Auth.api_key(k)``, ``get_access_token()``,
+#: ``load_credentials()``, ``get_secret_value()``): a short string or a handle, never data. The
+#: plurals (``list_tokens``, ``list_secrets``) are collections and not here.
 _CREDENTIAL_WORDS = frozenset({"apikey", "token", "secret", "password", "credential", "credentials"})
 
 
@@ -258,8 +259,10 @@ def call_shape(name: str) -> Shape:
         return Shape.UNKNOWN
     if ws[0] in SCALAR_WORDS or (len(ws) > 1 and ws[-1] in ("count", "exists", "total", "size", "len")):
         return Shape.SCALAR
-    if ws[-1] in _CREDENTIAL_WORDS or ws[-2:] == ["api", "key"]:
-        return Shape.SCALAR  # ``Auth.api_key(key)``, ``get_access_token()``: a credential, not data
+    if _CREDENTIAL_WORDS & set(ws) or ws[-2:] == ["api", "key"]:
+        # ``Auth.api_key(key)``, ``get_access_token()``, pydantic's ``SecretStr.get_secret_value()``:
+        # a credential, not data
+        return Shape.SCALAR
     verb, nouns = ws[0], ws[1:]
     if "_".join(ws[:2]) in COLLECTION_VERBS or "_".join(ws[:2]) in RECORD_VERBS:
         verb, nouns = "_".join(ws[:2]), ws[2:]
