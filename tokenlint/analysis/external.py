@@ -601,7 +601,7 @@ def record_path(url: str | None) -> bool:
     segments = url.rstrip("/").split("/")
     if len(segments) < 2:
         return False
-    last = segments[-1]
+    last = re.sub(r"\.(json|xml)$", "", segments[-1])  # Zendesk's ``/users/{user_id}.json``
     m = re.fullmatch(r"\{([\w.]+)\}", last)
     if m is None:
         return False
@@ -647,7 +647,7 @@ def record_of_get(flow: Flow, node: cst.Call, url_text: Callable[[cst.BaseExpres
     # (``/datasources/uid/{uid}``, ``/account/``: a record of an entity whose fields are fixed is
     # not read whole)
     whole = record_path(paths[0]) and not fixed_resource(paths[0])
-    return frozenset(Marker("object", t.site, whole=whole, rule="TL105")
+    return frozenset(Marker("object", t.site, whole=whole, fixed=not whole, rule="TL105")
                      if isinstance(t, Src) and t.code == "TL105" and t.what.startswith("HTTP response .json()")
                      else t for t in flow)
 

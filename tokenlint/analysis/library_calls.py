@@ -93,7 +93,7 @@ class LibraryCalls(InterpreterState):
                 # ``client.get(f"{base}/tasks/{task_id}").json()``: one resource (``record_path``),
                 # read whole unless its entity has fixed fields (``GET /datasources/{id}``)
                 fixed = all(m.fixed for m in responses)
-                return frozenset({Marker("object", site, whole=not fixed, rule="TL105")})
+                return frozenset({Marker("object", site, whole=not fixed, fixed=fixed, rule="TL105")})
             return frozenset({Src("TL105", site, "HTTP response .json()", http_body_bound(recv))})
         if method in ("text",) and markers(recv, "http_response"):
             return frozenset({Src("TL105", site, "HTTP response .text()", http_body_bound(recv))})
