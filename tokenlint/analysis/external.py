@@ -326,15 +326,7 @@ class ExternalCalls(InterpreterState):
         """The strongest count cap among a call's arguments: a limit-like keyword
         (``max_results=50``, ``limit=limit``) or a limit-like parameter passed positionally."""
         best: Bound | None = None
-        pairs: list[tuple[str | None, cst.BaseExpression, bool]] = []
-        for a in node.args:
-            if a.star == "**":
-                for key, value in self.dict_entries.get(dotted_name(a.value) or "", []):
-                    pairs.append((key, value, True))
-            elif a.star == "":
-                pairs.append((a.keyword.value if a.keyword is not None else None, a.value, a.keyword is not None))
-                # the request's parameters as a dict (``search_posts(params={"q": q, "limit": n})``)
-                pairs += [(key, value, True) for key, value in self._dict_pairs(a.value)]
+        pairs = self._argument_pairs(node)
         # a request body nested one level down (``client.search(index=i, body=query)`` with
         # ``query["size"] = n``; ``search(**{"index": i, "body": {"size": n}})``)
         pairs += [(key, value, True) for _, outer, named in list(pairs) if named
@@ -355,6 +347,21 @@ class ExternalCalls(InterpreterState):
                 best = b
         return best
 
+    def _argument_pairs(self, node: cst.Call) -> list[tuple[str | None, cst.BaseExpression, bool]]:
+        """A call's arguments as ``(key, value, named)``: each argument (its keyword, or None and
+        not named when positional), the entries of a ``**dict`` it spreads, and the entries of a
+        dict it is given (``search_posts(params={"q": q, "limit": n})``, ``_call(method,
+        params)``), these named by their keys."""
+        pairs: list[tuple[str | None, cst.BaseExpression, bool]] = []
+        for a in node.args:
+            if a.star == "**":
+                for key, value in self.dict_entries.get(dotted_name(a.value) or "", []):
+                    pairs.append((key, value, True))
+            elif a.star == "":
+                pairs.append((a.keyword.value if a.keyword is not None else None, a.value, a.keyword is not None))
+                pairs += [(key, value, True) for key, value in self._dict_pairs(a.value)]
+        return pairs
+
     def cursor_bound(self, node: cst.Call) -> Bound | None:
         """The page a remote API returns when this call hands it a page cursor it was given (a
         ``cursor``/``page_token``/``starting_after`` keyword, or such a key of a dict it is given,
@@ -363,19 +370,9 @@ class ExternalCalls(InterpreterState):
         Todoist, Google APIs' ``pageToken``), so one response is one page of a size tokenlint
         cannot see (``Bound.upstream``). A cursor taken from the previous response (a loop over
         every page) is no parameter and gives nothing. None when there is no such argument."""
-        pairs: list[tuple[str | None, cst.BaseExpression]] = []
-        for a in node.args:
-            if a.star == "**":
-                pairs += self.dict_entries.get(dotted_name(a.value) or "", [])
-            elif a.star == "":
-                if a.keyword is not None:
-                    pairs.append((a.keyword.value, a.value))
-                # the request's parameters as a dict (``_make_request("conversations.history",
-                # params)``, ``params={"pageToken": token}``)
-                pairs += self._dict_pairs(a.value)
-        for key, value in pairs:
-            if key is not None and key.replace("_", "").replace("-", "").lower() in _CURSOR_KEYWORDS and \
-                    params(self.expr(value)):
+        for key, value, named in self._argument_pairs(node):
+            if named and key is not None and key.replace("_", "").replace("-", "").lower() in _CURSOR_KEYWORDS \
+                    and params(self.expr(value)):
                 return Bound(self.a.site(self.mod, node), upstream=True)
         return None
 
@@ -385,10 +382,13 @@ class ExternalCalls(InterpreterState):
         parameters or body given as ``params=`` / ``json=`` / ``data=`` (a dict literal or a local
         dict, also built key by key), or of the URL's query string (``f"...?limit={n}"``); None
         when the request names no page size. The same cap an SDK call's limit keyword gives
-        (``_argument_bound``): the API returns at most that many items."""
+        (``_argument_bound``): the API returns at most that many items. A page cursor the caller
+        gave, in the URL's query string or the request's arguments (``cursor_bound``), makes the
+        response one page of the API's own size."""
         best: Bound | None = None
         for a in node.args:
             pairs: list[tuple[str | None, cst.BaseExpression]] = []
+            url_cursor = False
             if a.keyword is not None and a.keyword.value in ("params", "json", "data"):
                 pairs = self._dict_pairs(a.value)
                 if not pairs and self.helper and isinstance(a.value, cst.Name) and any(
@@ -399,13 +399,13 @@ class ExternalCalls(InterpreterState):
                     return Bound(self.a.site(self.mod, node), sql_param=a.value.value)
             elif a.keyword is None or a.keyword.value == "url":
                 pairs = _query_string_pairs(a.value)
-                if any(k is not None and k.replace("_", "").lower() in _CURSOR_KEYWORDS and params(self.expr(v))
-                       for k, v in pairs):  # ``f"{base}/tasks?cursor={cursor}"``: one page of the API's
-                    pairs = pairs + [("__page__", a.value)]
-            b = self.pairs_bound([p for p in pairs if p[0] != "__page__"], node)
+                # ``f"{base}/tasks?cursor={cursor}"``: one page of the API's own size
+                url_cursor = any(k is not None and k.replace("_", "").lower() in _CURSOR_KEYWORDS
+                                 and params(self.expr(v)) for k, v in pairs)
+            b = self.pairs_bound(pairs, node)
             if b is not None and (best is None or b.rank() > best.rank()):
                 best = b
-            if any(p[0] == "__page__" for p in pairs) and (best is None or best.rank() < 3):
+            if url_cursor and (best is None or best.rank() < 3):
                 best = Bound(self.a.site(self.mod, node), upstream=True)
         page = self.cursor_bound(node)
         if page is not None and (best is None or page.rank() > best.rank()):
