@@ -113,8 +113,13 @@ class Constants(InterpreterState):
                     return ConstantsOf(self, found[0]).string_value(value)
         if isinstance(node, cst.Call):
             # text("SELECT ..."), sql.SQL("..."), "...".format(...)
-            if isinstance(node.func, cst.Attribute) and node.func.attr.value == "format":
-                return self.string_value(node.func.value)
+            method = node.func.attr.value if isinstance(node.func, cst.Attribute) else None
+            if method == "join" and len(node.args) == 1 and isinstance(node.func, cst.Attribute):
+                # ``"\n".join(query_lines)``: the pieces, unknown ones kept as holes
+                sep, items = self.string_value(node.func.value), self.string_items_of(node.args[0].value)
+                return sep.join(items) if sep is not None and items is not None else None
+            if method in _SAME_TEXT_METHODS and isinstance(node.func, cst.Attribute):
+                return self.string_value(node.func.value)  # ``query.encode("utf-8")``, ``sql.strip()``
             if node.args:
                 return self.string_value(node.args[0].value)
         if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, (cst.Add, cst.Modulo)):
@@ -125,6 +130,27 @@ class Constants(InterpreterState):
         return None
 
 
+    def string_items_of(self, node: cst.BaseExpression) -> list[str] | None:
+        """The texts of a list or tuple of strings: a literal, or a local assigned one and
+        ``append``-ed to (``string_items``). An unknown piece is kept as a hole (``{expr}``, as
+        in an f-string); None when no piece is a string we can see."""
+        if isinstance(node, cst.Name):
+            return self.string_items.get(node.value)
+        if not isinstance(node, (cst.List, cst.Tuple)):
+            return None
+        items = [self.string_value(e.value) if isinstance(e, cst.Element) else None for e in node.elements]
+        if all(t is None for t in items):
+            return None
+        return [t if t is not None else "{" + (dotted_name(e.value) or "expr") + "}"
+                for t, e in zip(items, node.elements)]
+
+
+#: ``str``/``bytes`` methods whose result holds the same words as the receiver (a query's row
+#: cap survives ``query.strip().encode("utf-8")``).
+_SAME_TEXT_METHODS = frozenset({"encode", "decode", "strip", "lstrip", "rstrip", "lower", "upper",
+                                "casefold", "format", "format_map", "expandtabs"})
+
+
 class ConstantsOf(Constants):
     """``const_int`` and ``string_value`` over another module's constants (a cap or a URL path
     imported from a config module); no locals."""
@@ -132,6 +158,7 @@ class ConstantsOf(Constants):
     def __init__(self, interp: Constants, mod: ParsedModule) -> None:
         self.a, self.mod = interp.a, mod
         self.strings = {}
+        self.string_items = {}
 
 
 def module_constant(mod: ParsedModule, name: str) -> cst.BaseExpression | None:

@@ -389,7 +389,7 @@ class ExternalCalls(InterpreterState):
         for a in node.args:
             pairs: list[tuple[str | None, cst.BaseExpression]] = []
             url_cursor = False
-            if a.keyword is not None and a.keyword.value in ("params", "json", "data"):
+            if a.keyword is not None and a.keyword.value in ("params", "json", "data", "content"):
                 pairs = self._dict_pairs(a.value)
                 if not pairs and self.helper and isinstance(a.value, cst.Name) and any(
                         isinstance(t, Param) and t.site is None and t.name == a.value.value
@@ -397,6 +397,9 @@ class ExternalCalls(InterpreterState):
                     # ``def _get(path, params): httpx.get(url, params=params)``: the page size
                     # is in the dict each caller passes (``_from_helper`` reads it there)
                     return Bound(self.a.site(self.mod, node), sql_param=a.value.value)
+                q = self._query_text_bound(a.value, pairs, node)
+                if q is not None and (best is None or q.rank() > best.rank()):
+                    best = q
             elif a.keyword is None or a.keyword.value == "url":
                 pairs = _query_string_pairs(a.value)
                 # ``f"{base}/tasks?cursor={cursor}"``: one page of the API's own size
@@ -410,6 +413,20 @@ class ExternalCalls(InterpreterState):
         page = self.cursor_bound(node)
         if page is not None and (best is None or page.rank() > best.rank()):
             best = page
+        return best
+
+    def _query_text_bound(self, body: cst.BaseExpression, pairs: list[tuple[str | None, cst.BaseExpression]],
+                          node: cst.Call) -> Bound | None:
+        """The row cap of query text a request sends (``data=dql.encode()``, ``json={"sql":
+        "... LIMIT 20"}``: a query language over HTTP), read as a database query's
+        (``sql_bound``: ``LIMIT n``, ``LIMIT {limit}`` bound to a limit-like parameter); None
+        when the body holds no query text with a cap."""
+        texts = [v for k, v in pairs if k is not None and k.lower() in QUERY_KEYWORDS] if pairs else [body]
+        best: Bound | None = None
+        for text in texts:
+            b = self.sql_bound(text, self.expr(text), self.a.site(self.mod, node))
+            if isinstance(b, Bound) and not b.sql_param and (best is None or b.rank() > best.rank()):
+                best = b  # (a write statement's counter is left to the request: ``http_ack``)
         return best
 
     def pairs_bound(self, pairs: list[tuple[str | None, cst.BaseExpression]], node: cst.CSTNode) -> Bound | None:

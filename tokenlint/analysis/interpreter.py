@@ -353,6 +353,9 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         self.summary = Summary()
         self.env: dict[str, Flow] = {}
         self.strings: dict[str, str] = {}
+        #: Locals holding a list of strings (``query_lines = ["TABLE ...", f"LIMIT {n}"]``):
+        #: their texts, unknown pieces as ``{expr}`` (``Constants.string_items_of``).
+        self.string_items: dict[str, list[str]] = {}
         self.sql_of: dict[str, SqlBound] = {}
         self.param_defaults: dict[str, Param] = {}
         self.disabled_params: set[str] = set()
@@ -602,6 +605,11 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
             self.strings[name] = text
         elif name in self.strings:
             del self.strings[name]
+        items = self.string_items_of(value) if value is not None else None
+        if items is not None:
+            self.string_items[name] = items
+        else:
+            self.string_items.pop(name, None)
 
     # -- control flow ------------------------------------------------------------------------
     def if_(self, node: cst.If) -> bool:

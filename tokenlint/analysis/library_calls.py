@@ -107,6 +107,9 @@ class LibraryCalls(InterpreterState):
         if method in ACCUMULATORS and isinstance(node.func, cst.Attribute) and \
                 (recv_name is not None or isinstance(node.func.value, cst.Subscript)):
             # ``rows.append(r)``, ``by_kind[k].append(v)`` (into ``by_kind``)
+            if method == "append" and recv_name in self.string_items and len(node.args) == 1:
+                text = self.string_value(node.args[0].value)  # (a query built line by line)
+                self.string_items[recv_name] = [*self.string_items[recv_name], text if text is not None else "{expr}"]
             flow = self._args_flow(node)
             if self.accumulate(node.func.value, frozenset(t for t in flow if not isinstance(t, Marker))) is not None:
                 return EMPTY

@@ -41,6 +41,7 @@ class InterpreterState:
         summary: Summary
         env: dict[str, Flow]
         strings: dict[str, str]
+        string_items: dict[str, list[str]]
         sql_of: dict[str, SqlBound]
         param_defaults: dict[str, Param]
         assigned_from_call: set[str]
@@ -67,6 +68,7 @@ class InterpreterState:
         # -- Constants -------------------------------------------------------------------------
         def const_int(self, node: cst.BaseExpression | None, depth: int = 0) -> int | None: ...
         def string_value(self, node: cst.BaseExpression | None) -> str | None: ...
+        def string_items_of(self, node: cst.BaseExpression) -> list[str] | None: ...
 
         # -- LibraryCalls ----------------------------------------------------------------------
         def query_argument(self, node: cst.Call) -> cst.BaseExpression: ...
