@@ -187,8 +187,11 @@ def _classify(src: Src, checked: dict, ret_site: Site) -> DataFlow:
         huge = check.budget is not None and (
             check.budget > (HUGE_TOKENS if check.tokens else HUGE_CHARS)
         )
-        kind = FlowKind.HUGE if huge else FlowKind.ESTIMATED
-        return DataFlow(src, kind, check.site, None, None, ret_site)
+        if not (huge and b is not None and b.enforced):
+            kind = FlowKind.HUGE if huge else FlowKind.ESTIMATED
+            return DataFlow(src, kind, check.site, None, None, ret_site)
+        # (a guard far above any budget, ``len(content) > 5_000_000``, then a cut that holds
+        # whatever the model passes, ``sections[:200]``: the cut decides)
     if b is None or (b.sql_param and not b.enforced and not b.param):
         return DataFlow(src, FlowKind.UNBOUNDED, None, None, None, ret_site)
     if b.upstream and b.fixed is None and b.clamp is None:

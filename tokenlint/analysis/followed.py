@@ -213,7 +213,7 @@ class FollowedCalls(InterpreterState):
                     if t.cap.param and t.cap.param_site is None:  # a cap named by another parameter
                         # (None when that parameter defaults to None and the call passes none:
                         # no cap on what this call passes)
-                        cap = self._rebound(Src("", t.cap.site, "", t.cap), fn, arg_flows).bound
+                        cap = self._rebound(Src("", t.cap.site, "", t.cap), fn, arg_flows, node).bound
                     if cap is not None:
                         passed = apply_bound(passed, cap)
                 if t.payload and passed and all(isinstance(x, Marker) and x.kind == "object" for x in passed) \
@@ -246,14 +246,17 @@ class FollowedCalls(InterpreterState):
                     t = replace(t, what=f"{t.what} of `{text.strip()[:40]}`")
                 out.add(replace(t, bound=bound))
             elif isinstance(t, Src) and t.bound is not None and t.bound.param and t.bound.param_site is None:
-                out.add(self._rebound(t, fn, arg_flows))
+                out.add(self._rebound(t, fn, arg_flows, node))
             else:
                 out.add(t)
         return frozenset(out)
 
-    def _rebound(self, src: Src, fn: cst.FunctionDef, arg_flows: dict[str, Flow]) -> Src:
+    def _rebound(self, src: Src, fn: cst.FunctionDef, arg_flows: dict[str, Flow], node: cst.Call | None = None) -> Src:
         """``src`` bounded by a helper's parameter, as this call binds it: the caller's value, or
-        the helper's own constant default when the call passes none (``def top(rows, n=10)``)."""
+        the helper's own constant default when the call passes none (``def top(rows, n=10)``).
+        A helper's cut of everything when its limit is unset (``Bound.unset_all``) holds for the
+        caller's own values (a parameter, the tool's arguments, a dict of them), not for what
+        another call made of them (``_bounded(arguments)`` may fill the default in)."""
         assert src.bound is not None and src.bound.param is not None  # (callers pass a bound named by a parameter)
         name = src.bound.param
         if name not in arg_flows:
@@ -264,9 +267,10 @@ class FollowedCalls(InterpreterState):
             value = self.const_int(default) if default is not None else None
             if value is not None:
                 return Src(src.code, src.site, src.what, Bound(src.bound.site, fixed=value))
-        return self._rebind(src, arg_flows.get(name, EMPTY))
+        given = arg_node(node, fn, name) if node is not None else None
+        return self._rebind(src, arg_flows.get(name, EMPTY), unset_all=src.bound.unset_all and not isinstance(given, cst.Call))
 
-    def _rebind(self, src: Src, arg: Flow) -> Src:
+    def _rebind(self, src: Src, arg: Flow, unset_all: bool = False) -> Src:
         ps = params(arg)
         b = src.bound
         assert b is not None  # (see _rebound)
@@ -274,7 +278,14 @@ class FollowedCalls(InterpreterState):
             p = ps[0]
             known = self.param_defaults.get(p.name, p)
             clamp = p.clamp if p.clamp is not None else known.clamp
-            return Src(src.code, src.site, src.what, Bound(b.site, param=p.name, clamp=clamp, default_none=known.default_none, param_site=known.site))
+            # (a helper's cut of everything when its limit is unset: so for the caller's value,
+            # unless that declares a default of its own)
+            unset_all = unset_all and (known.default_none or not known.has_default)
+            return Src(src.code, src.site, src.what, Bound(b.site, param=p.name, clamp=clamp,
+                                                           default_none=known.default_none or unset_all,
+                                                           # (a helper's own placeholder is rebound at each of its calls)
+                                                           param_site=None if self.helper and p.site is None else known.site,
+                                                           unset_all=unset_all))
         return Src(src.code, src.site, src.what, Bound(b.site, fixed=-1))
 
     def _bind_args(self, node: cst.Call, fn: cst.FunctionDef) -> dict[str, Flow]:

@@ -380,6 +380,9 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         #: Locals holding a position found in data (``end = text.find("\n\n")``): a slice up to
         #: one is a span of the data, not a cap on it.
         self.positions: set[str] = set()
+        #: Locals that are the whole length of data on one branch of a conditional and a cap on
+        #: the other (``end = n if limit is None else min(n, limit)``): ``Bound.unset_all``.
+        self.unset_all: set[str] = set()
         self.dict_entries: dict[str, list[tuple[str | None, cst.BaseExpression]]] = {}
         self._synthetic: list[cst.Call] = []
         #: Per-position flows of helper calls that return tuple literals (keyed by call node id).
@@ -587,6 +590,11 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
             callee = self.mod.imports.names.get(root) if root else None
             if root in self.env and root not in self.assigned_from_call and root not in self.param_defaults:
                 callee = "builtins"  # a method of a local value (``path.parent.expanduser()``)
+            elif callee is None and root is not None and root not in self.env and \
+                    isinstance(made := module_constant(self.mod, root), cst.Call):
+                # a method of what a module-level call made: ``_ID_RE.match(raw)`` with
+                # ``_ID_RE = re.compile(...)`` is the standard library's
+                callee = self.mod.imports.qualify(made.func)
         if isinstance(value, cst.Call) and not (callee and is_stdlib(callee)) and \
                 not (callee is None and dotted_name(value.func) in BUILTINS):
             self.assigned_from_call.add(name)  # a value of the standard library is no client
@@ -596,6 +604,10 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
             self.positions.add(name)
         else:
             self.positions.discard(name)
+        if isinstance(value, cst.IfExp) and _length_value_of(value.body, self.positions) != _length_value_of(value.orelse, self.positions):
+            self.unset_all.add(name)  # ``end = n_chars if limit is None else min(n_chars, limit)``
+        else:
+            self.unset_all.discard(name)
         if isinstance(value, cst.Dict):
             self.dict_entries[name] = [
                 (string_literal(e.key), e.value) for e in value.elements if isinstance(e, cst.DictElement)
@@ -1117,11 +1129,15 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
             p = limit_ps[0]
             known = self.param_defaults.get(p.name, p)
             clamp = p.clamp if p.clamp is not None else known.clamp
+            # the whole length when the limit is unset, and nothing declares another default
+            unset_all = isinstance(expr, cst.Name) and expr.value in self.unset_all and \
+                (known.default_none or not known.has_default)
             return Bound(
                 site,
                 param=p.name,
                 clamp=clamp,
-                default_none=known.default_none,
+                default_none=known.default_none or unset_all,
+                unset_all=unset_all,
                 # a helper's placeholder is rebound at each call (``call_helper``)
                 param_site=None if self.helper and p.site is None else known.site,
             )
@@ -1531,6 +1547,14 @@ def _length_sources(iterated: Flow, entries: Flow) -> Flow:
 
 #: Methods of str, bytes and list that return a position in the data.
 _POSITION_METHODS = frozenset({"find", "rfind", "index", "rindex"})
+
+
+def _length_value_of(value: cst.BaseExpression, positions: set[str]) -> bool:
+    """Whether ``value`` is the length of data: ``len(text)``, or a local holding a position
+    found in data (``_position_value``)."""
+    if isinstance(value, cst.Name):
+        return value.value in positions
+    return isinstance(value, cst.Call) and isinstance(value.func, cst.Name) and value.func.value == "len"
 
 
 def _position_value(value: cst.BaseExpression | None) -> bool:

@@ -57,6 +57,9 @@ class Bound:
     #: (``external.cursor_bound``), so one response is one page of the API's own size, unseen
     #: here (labelling rule 8: an upstream cap counts as a fixed count).
     upstream: bool = False
+    #: The cut takes everything when the limit is unset (``end = len(text) if n is None else
+    #: min(len(text), n)``): unbounded by default unless the parameter has a default of its own.
+    unset_all: bool = False
 
     @property
     def enforced(self) -> bool:
