@@ -459,7 +459,7 @@ class ExternalCalls(InterpreterState):
         ``DELETE``: RFC 9110 §9.3) an ``http_ack`` marker instead, whose body is one record (the
         resource written, or nothing)."""
         self._args_flow(node)
-        if http_write(node, self.function_name):
+        if http_write(node, self.action_name):
             return frozenset({Marker("http_ack", site)})
         url = next((a.value for a in node.args if a.keyword is None or a.keyword.value == "url"), None)
         if url is not None and url is node.args[0].value and string_literal(url) is not None \
@@ -504,6 +504,14 @@ def _callee_name(node: cst.Call) -> str:
     return func.attr.value if isinstance(func, cst.Attribute) else func.value if isinstance(func, cst.Name) else ""
 
 
+def writes_by_name(name: str) -> bool:
+    """Whether a function or tool named ``name`` is named for a write by its first word
+    (``shapes.WRITE_VERBS``: ``add_task``, ``remember_this``), not for the HTTP method or request
+    it sends (``post``, ``send_request``: a wrapper's name says nothing)."""
+    ws = words(name)
+    return bool(ws) and ws[0] in WRITE_VERBS - _HTTP_VERB_WORDS
+
+
 def http_write(node: cst.Call, caller: str = "") -> bool:
     """Whether an HTTP request call is a write: ``requests.delete(...)``, ``client.patch(...)``,
     or ``request("DELETE", ...)`` / ``request(method="PUT", ...)`` with the method spelled out;
@@ -511,7 +519,7 @@ def http_write(node: cst.Call, caller: str = "") -> bool:
     (``def add_task(...)``, ``update_label``): POST also searches, so its name decides."""
     name = _callee_name(node)
     # (a wrapper named for the HTTP method itself, ``def post(self, path, data)``, says nothing)
-    writer = bool(words(caller)) and words(caller)[0] in WRITE_VERBS - _HTTP_VERB_WORDS
+    writer = writes_by_name(caller)
     if name.lower() in HTTP_WRITES or (writer and name.lower() == "post"):
         return True
     ws = words(name)

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, AbstractSet, Iterator, Sequence, cast
 import libcst as cst
 
 from tokenlint.analysis import catalogue as cat
-from tokenlint.analysis.external import whole_record_sources
+from tokenlint.analysis.external import whole_record_sources, writes_by_name
 from tokenlint.analysis.interpreter import Analyzer, FunctionInterpreter, SizeCheck, Summary
 from tokenlint.analysis.taints import Site, Src, sources
 from tokenlint.analysis.values import is_arguments_name
@@ -100,6 +100,8 @@ def analyse_tool(analyzer: Analyzer, tool: ToolDef) -> ToolFacts:
     # a tool defined inside a server factory reads the factory's locals (``reg``, ``client``)
     # (its own parameters, already in ``env``, shadow the factory's names)
     interp.env = {**analyzer.closure_env(tool.module, tool.func, class_name), **interp.env}
+    if tool.name != interp.function_name and writes_by_name(tool.name):
+        interp.action_name = tool.name  # a dispatch branch (``elif name == "create_issue":``)
     summary = interp.run(tool.body)
     if interp.falls_through:
         _shared_returns(tool, interp)

@@ -172,11 +172,11 @@ class FollowedCalls(InterpreterState):
         entries = summary.dict_parts()
         if entries is not None:  # ``r = helper(); r["message"]``: each key its own flow
             self._dict_results[id(node)] = {
-                k: record_of_get(ack_of_write(self._from_helper(f, node, fn, arg_flows), node, self.function_name,
+                k: record_of_get(ack_of_write(self._from_helper(f, node, fn, arg_flows), node, self.action_name,
                                               self.string_value),
                                  node, self.string_value)
                 for k, f in entries.items()}
-        out = ack_of_write(self._from_helper(summary.returned(), node, fn, arg_flows), node, self.function_name,
+        out = ack_of_write(self._from_helper(summary.returned(), node, fn, arg_flows), node, self.action_name,
                            self.string_value)
         out = record_of_get(out, node, self.string_value)
         page = self.cursor_bound(node)

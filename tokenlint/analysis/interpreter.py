@@ -346,6 +346,10 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         self.fn = fn
         #: The name of the function interpreted (``""`` for a lambda).
         self.function_name = fn.name.value if isinstance(fn, cst.FunctionDef) else ""
+        #: The name that says what the code interpreted does, for telling a write
+        #: (``external.http_write``): the function's, or the tool's when a dispatcher serves it
+        #: (``case "remember_this":`` in ``call_tool``; set by ``facts.analyse_tool``).
+        self.action_name = self.function_name
         self.depth = depth
         self.helper = helper
         self.args_style = args_style

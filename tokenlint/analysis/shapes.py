@@ -76,7 +76,7 @@ RECORD_VERBS = frozenset({
     "translate", "calculate", "compute", "convert_time", "to", "as", "build", "repost", "pull",
     "share", "retweet", "forward", "quote", "upvote", "downvote", "react", "block", "unblock",
     "mute", "unmute", "bookmark", "subscribe", "join", "leave", "invite", "kick", "ban",
-    "produce", "enqueue",
+    "produce", "enqueue", "remember", "memorize", "forget",
 })
 
 #: First words of a function that writes one thing (its result is what was written, or an
@@ -88,7 +88,7 @@ WRITE_VERBS = frozenset({
     "comment", "reply", "edit", "modify", "mark", "approve", "reject", "cancel", "merge", "follow",
     "unfollow", "like", "unlike", "star", "unstar", "pin", "unpin", "lock", "unlock", "invite",
     "upload", "submit", "schedule", "trigger", "enable", "disable", "register", "unregister",
-    "produce", "enqueue",
+    "produce", "enqueue", "remember", "memorize", "forget",
 })
 
 #: Verbs whose noun says what comes back: ``fetch_ticker`` / ``lookup_user`` / ``load_config`` /

@@ -34,6 +34,7 @@ class InterpreterState:
         mod: ParsedModule
         fn: cst.FunctionDef
         function_name: str
+        action_name: str
         depth: int
         helper: bool
         args_style: str
