@@ -384,6 +384,11 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         #: Locals holding a position found in data (``end = text.find("\n\n")``): a slice up to
         #: one is a span of the data, not a cap on it.
         self.positions: set[str] = set()
+        #: How many ``while`` loops enclose the statement interpreted (``LibraryCalls``: a cursor
+        #: read one row per round reads every row).
+        self.while_depth = 0
+        #: Sites of those reads (their rows are the query's, not pages the loop collects: TL106).
+        self.row_reads: set[Site] = set()
         #: Locals that are the whole length of data on one branch of a conditional and a cap on
         #: the other (``end = n if limit is None else min(n, limit)``): ``Bound.unset_all``.
         self.unset_all: set[str] = set()
@@ -689,6 +694,7 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         accumulates, each accumulator holding more than numbers gets a TL106 source ("a while loop
         that collects every page"), capped by the loop's counter limit when there is one
         (``_while_rounds``); then the caps of counted ``break``s apply."""
+        self.while_depth += 1  # (``while row := cur.fetchone()``: a row each round, all of them)
         self.condition(node.test)
         self.loop_accumulators.append(set())
         self.loop_breaks.append([])
@@ -698,10 +704,12 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
             snapshot = dict(self.env)
             self.block(statements_of(node.body))
             inner.extend(v for k, v in self.env.items() if snapshot.get(k) is not v)
+        self.while_depth -= 1
         accs = self.loop_accumulators.pop()
         breaks = self.loop_breaks.pop()
         fetched = any(
             t for f in inner for t in f if isinstance(t, (Src, Marker)) and id(t) not in before_sources
+            and not (isinstance(t, Src) and t.site in self.row_reads)
         ) or _pages_through(node)
         if fetched and accs:
             src = Src("TL106", self.a.site(self.mod, node), "a while loop that collects every page")

@@ -123,6 +123,19 @@ class LibraryCalls(InterpreterState):
             if bound == "aggregate":
                 return EMPTY
             return frozenset({Src("TL101", site, ".fetchall()", bound)})
+        if method in ("fetchone", "fetchrow", "fetchmany") and self.while_depth and \
+                (markers(recv, "cursor") or recv_name in self.sql_of):
+            # ``while row := cur.fetchone(): ...``: a row (or a batch) each round, every row of
+            # the query in the end (PEP 249), bounded as the query is
+            curs = markers(recv, "cursor")
+            rows = curs[0].sql_bound if curs else None
+            if rows is None and recv_name in self.sql_of:
+                rows = self.sql_of[recv_name]  # ``cur = conn.cursor(); cur.execute(sql)``
+            if rows == "aggregate":
+                return EMPTY
+            self._args_flow(node)
+            self.row_reads.add(site)  # (no "while loop that collects every page" besides)
+            return frozenset({Src("TL101", site, f".{method}() in a while loop", rows)})
         if method == "fetchmany":
             bound = self.bound_from(args[0].value, node) if args else Bound(site, fixed=1)
             return frozenset({Src("TL101", site, ".fetchmany()", bound)})

@@ -46,6 +46,8 @@ class InterpreterState:
         sql_of: dict[str, SqlBound]
         param_defaults: dict[str, Param]
         assigned_from_call: set[str]
+        while_depth: int
+        row_reads: set[Site]
         dict_entries: dict[str, list[tuple[str | None, cst.BaseExpression]]]
         _active: frozenset[int]
         _synthetic: list[cst.Call]
