@@ -20,7 +20,7 @@ from tokenlint.analysis.external import SIZE_UNKNOWN, ack_of_write, drained, par
 from tokenlint.analysis.state import InterpreterState, SqlBound
 from tokenlint.analysis.taints import (EMPTY, Bound, Flow, Marker, Measure, Param, Src, apply_bound, markers, params,
                                       union)
-from tokenlint.analysis.values import MAX_HELPER_DEPTH, body_of, defs_in, empty_collection, is_stdlib
+from tokenlint.analysis.values import MAX_HELPER_DEPTH, body_of, chain_root, defs_in, empty_collection, is_stdlib
 from tokenlint.source.imports import dotted_name
 from tokenlint.source.walk import code_children
 
@@ -92,9 +92,15 @@ class FollowedCalls(InterpreterState):
         self._merge(summary)
         return summary.returned()
 
-    def _merge(self, summary: Summary, arg_flows: dict[str, Flow] | None = None) -> None:
+    def _merge(self, summary: Summary, arg_flows: dict[str, Flow] | None = None,
+               per_element: frozenset[str] = frozenset()) -> None:
+        """Join a helper's size checks, run-time fits and untraced calls to this function's; a
+        check measuring only parameters in ``per_element`` (given one element of a collection)
+        caps that element, not the collection, and is dropped."""
         passed: Flow | list[Param]  # (what the call passes: the flows measured, the budget's parameters)
         for check in summary.checks:
+            if check.measured_params and check.measured_params <= per_element:
+                continue
             if check.measured_params and arg_flows is not None:
                 # ``def fit(text, max_chars): if len(text) > max_chars`` measures what is passed
                 passed = union(*(arg_flows.get(n, EMPTY) for n in check.measured_params))
@@ -160,7 +166,12 @@ class FollowedCalls(InterpreterState):
         arg_flows = self._bind_args(node, fn)
         if summary is None:
             return union(*arg_flows.values())
-        self._merge(summary, arg_flows)
+        # a parameter given one element of a collection this function walks (``[clean(el) for el
+        # in records]``): the helper's size check of it checks that element, not the collection
+        per_element = frozenset(
+            name for name in arg_flows
+            if (given := arg_node(node, fn, name)) is not None and chain_root(given) in self.element_names)
+        self._merge(summary, arg_flows, per_element)
         for name, filled in summary.filled.items():
             # ``collect(matches, symbols)`` appending into ``symbols``: the caller's collection
             given = arg_node(node, fn, name)

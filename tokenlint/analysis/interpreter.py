@@ -199,6 +199,24 @@ class Analyzer:
             }
         return self._closures[key]
 
+    def closure_switches_off(self, module: ParsedModule, fn: cst.FunctionDef) -> frozenset[str]:
+        """Names a nested function reads from the parameters of the functions that define it
+        whose default is None, False or 0 (``def create_server(driver, token_limit=None)``): a
+        switch of the server's configuration that is off by default, so a guard testing it
+        (``if token_limit: text = truncate(text, token_limit)``) cuts nothing on the default
+        configuration (design.md: "a budget check that is present but off by default does not
+        bound anything"). A name the enclosing body rebinds is no longer the parameter."""
+        out: set[str] = set()
+        outer = self.enclosing_function(module, fn)
+        while outer is not None:
+            rebound = {dotted_name(t.target) for n in _walk_defs_body(outer) if isinstance(n, cst.Assign)
+                       for t in n.targets}
+            for p in parameters(outer):
+                if p.name.value not in rebound and _falsy_default(p.default):
+                    out.add(p.name.value)
+            outer = self.enclosing_function(module, outer)
+        return frozenset(out)
+
     def instance_collections(self, module: ParsedModule, class_name: str) -> frozenset[str]:
         """Attributes a class's methods set to an empty collection (``self.notes = {}``): instance
         data filled at run time. Computed once per (module, class) in a run."""
@@ -363,6 +381,9 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         self.sql_of: dict[str, SqlBound] = {}
         self.param_defaults: dict[str, Param] = {}
         self.disabled_params: set[str] = set()
+        #: Switches of the server's configuration a nested tool reads, off by default
+        #: (``Analyzer.closure_switches_off``): the body of an ``if`` testing one does not run.
+        self.switches_off: frozenset[str] = frozenset()
         self.loop_accumulators: list[set[str]] = []
         self.loop_breaks: list[list[tuple[cst.BaseExpression, str]]] = []
         #: Per enclosing ``for``: its target names, the sources it iterates (a ``return`` of the
@@ -422,10 +443,7 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
                     default_none = isinstance(dflt, cst.Name) and dflt.value == "None"
             if ann is not None:
                 clamp = clamp if clamp is not None else le_in_annotation(ann, self)
-            falsy_default = isinstance(default, cst.Name) and default.value in ("None", "False") or (
-                isinstance(default, cst.Integer) and default.value == "0"
-            )
-            if falsy_default:
+            if _falsy_default(default):
                 self.disabled_params.add(name)
             if is_context_param(name, ann):
                 # the SDK's request context: an object (its lifespan state holds clients), not a
@@ -646,8 +664,15 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
             self.loop_breaks[-1].append((node.test, "break"))
         base = dict(self.env)
         envs = []
-        if self.block(statements_of(node.body)):
+        checks_before = len(self.summary.checks)
+        off = _switch_tested(node.test) in self.switches_off
+        if self.block(statements_of(node.body)) and not off:
             envs.append(self.env)
+        if off:
+            # ``if token_limit: text = truncate(text, token_limit)`` with the server's switch off
+            # by default: the body does not run on the default configuration, its cut and its
+            # size checks bound nothing
+            del self.summary.checks[checks_before:]
         self.env = dict(base)
         if isinstance(node.orelse, cst.If):
             falls = self.if_(node.orelse)
@@ -758,10 +783,22 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
                 right = self.expr(target.comparator)
                 if disabled or not isinstance(target.operator, _ORDERINGS):
                     continue  # (``len(result) != 1`` asks what the value is, it caps nothing)
-                self._size_check(comp, left, right, target.comparator)
-                self._size_check(comp, right, left, comp.left)
+                if not self._one_element_length(comp.left):
+                    self._size_check(comp, left, right, target.comparator)
+                if not self._one_element_length(target.comparator):
+                    self._size_check(comp, right, left, comp.left)
         if not list(_comparisons(test)):
             self.expr(test)
+
+    def _one_element_length(self, node: cst.BaseExpression) -> bool:
+        """``len(value)`` of the target of an enclosing ``for`` loop (``for key, value in
+        d.items(): if len(value) < 128: ...``): a check of one element, which caps that element
+        (or drops it), not the collection the loop walks."""
+        if not (isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value == "len"
+                and len(node.args) == 1 and isinstance(node.args[0].value, cst.Name)):
+            return False
+        name = node.args[0].value.value
+        return any(name in targets for targets, _, _ in self.loop_elements)
 
     def _disabled_guard(self, test: cst.BaseExpression) -> bool:
         """``if max_tokens and ...`` where ``max_tokens`` defaults to None/False/0: off by default."""
@@ -1506,6 +1543,35 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
 
 
 # -- module helpers ------------------------------------------------------------------------------
+
+
+def _falsy_default(default: cst.BaseExpression | None) -> bool:
+    """A parameter default that turns a guard off: ``None``, ``False`` or ``0``."""
+    return isinstance(default, cst.Name) and default.value in ("None", "False") or (
+        isinstance(default, cst.Integer) and default.value == "0")
+
+
+def _walk_defs_body(fn: cst.FunctionDef) -> Iterator[cst.CSTNode]:
+    """Every node of ``fn``'s own body, not of the functions and classes defined in it."""
+    stack: list[cst.CSTNode] = [fn.body]
+    while stack:
+        n = stack.pop()
+        yield n
+        stack.extend(c for c in code_children(n) if not isinstance(c, (cst.FunctionDef, cst.ClassDef)))
+
+
+def _switch_tested(test: cst.BaseExpression) -> str | None:
+    """The name an ``if`` tests for being set: ``if x:``, ``if x is not None:``, ``if x > 0:``,
+    either side of ``and``; None for any other test."""
+    if isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.And):
+        return _switch_tested(test.left) or _switch_tested(test.right)
+    if isinstance(test, cst.Comparison) and len(test.comparisons) == 1:
+        op, right = test.comparisons[0].operator, test.comparisons[0].comparator
+        if isinstance(op, cst.IsNot) and isinstance(right, cst.Name) and right.value == "None" or \
+                isinstance(op, cst.GreaterThan) and isinstance(right, cst.Integer) and right.value == "0":
+            return dotted_name(test.left)
+        return None
+    return dotted_name(test) if isinstance(test, (cst.Name, cst.Attribute)) else None
 
 
 def _join(envs: list[dict], base: dict) -> dict:

@@ -128,10 +128,10 @@ class LibraryCalls(InterpreterState):
             # ``while row := cur.fetchone(): ...``: a row (or a batch) each round, every row of
             # the query in the end (PEP 249), bounded as the query is
             curs = markers(recv, "cursor")
-            rows = curs[0].sql_bound if curs else None
+            rows: SqlBound = curs[0].sql_bound if curs else None
             if rows is None and recv_name in self.sql_of:
                 rows = self.sql_of[recv_name]  # ``cur = conn.cursor(); cur.execute(sql)``
-            if rows == "aggregate":
+            if rows == "aggregate" or isinstance(rows, str):
                 return EMPTY
             self._args_flow(node)
             self.row_reads.add(site)  # (no "while loop that collects every page" besides)

@@ -48,6 +48,7 @@ class InterpreterState:
         assigned_from_call: set[str]
         while_depth: int
         row_reads: set[Site]
+        element_names: set[str]
         dict_entries: dict[str, list[tuple[str | None, cst.BaseExpression]]]
         _active: frozenset[int]
         _synthetic: list[cst.Call]
