@@ -11,7 +11,7 @@ placeholders; ``call_helper`` substitutes what each call passes: the flows, the 
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING, Iterator
+from typing import TYPE_CHECKING, Iterator, Sequence
 
 import libcst as cst
 
@@ -22,7 +22,7 @@ from tokenlint.analysis.taints import (EMPTY, Bound, Flow, Marker, Measure, Para
                                       union)
 from tokenlint.analysis.values import MAX_HELPER_DEPTH, body_of, chain_root, defs_in, empty_collection, is_stdlib
 from tokenlint.source.imports import dotted_name
-from tokenlint.source.walk import code_children
+from tokenlint.source.walk import code_children, walk
 
 if TYPE_CHECKING:
     from tokenlint.analysis.interpreter import Summary
@@ -43,8 +43,13 @@ class FollowedCalls(InterpreterState):
         index = 1 if tail == "run_in_executor" else 0
         if len(node.args) <= index:
             return None
-        target = node.args[index].value
-        rest = node.args[index + 1:]
+        return self.run_callable(node, node.args[index].value, node.args[index + 1:])
+
+    def run_callable(self, node: cst.Call, target: cst.BaseExpression, rest: Sequence[cst.Arg]) -> Flow | None:
+        """What calling ``target`` with the arguments ``rest`` returns, for a call ``node`` that
+        hands ``target`` to code running it (a thread, a partial, a project's forwarding
+        wrapper): a lambda's body, a nested def over this function's locals, a helper, or any
+        other call; None when ``target`` is no callable expression."""
         if isinstance(target, cst.Lambda):
             return self.expr(target.body)
         if isinstance(target, cst.Name) and target.value not in self.env:
@@ -162,6 +167,14 @@ class FollowedCalls(InterpreterState):
         ``r["key"]``; the acknowledgement of a write and a GET of one resource read as one record; a
         return annotation naming a library class makes the result an object of it. While the helper
         is being summarised (recursion): what the arguments hold."""
+        index = forwarded_parameter(fn, self.a.forwarders)
+        if index is not None and len(node.args) > index and \
+                all(a.keyword is None and a.star == "" for a in node.args[:index + 1]):
+            # ``run_fetcher_call(jira.search_issues, jql=jql, limit=limit)`` where the helper runs
+            # ``partial(func, *args, **kwargs)`` in a thread: the call the helper makes
+            flow = self.run_callable(node, node.args[index].value, node.args[index + 1:])
+            if flow is not None:
+                return flow
         summary = self.a.helper_summary(module, fn, self.depth)
         arg_flows = self._bind_args(node, fn)
         if summary is None:
@@ -324,6 +337,38 @@ class FollowedCalls(InterpreterState):
                 for n in names[pos:]:
                     out[n] = union(out.get(n, EMPTY), flow)
         return out
+
+
+def forwarded_parameter(fn: cst.FunctionDef, cache: dict[int, int | None]) -> int | None:
+    """The position of the parameter a forwarding wrapper calls with the rest of its arguments
+    (``def run_call(func, /, *args, **kwargs)`` whose body calls ``func(*args, **kwargs)``, or
+    hands it to ``partial``, ``to_thread``, ``run_sync``, ``run_in_executor``... with them:
+    retry, timeout and worker-thread wrappers), not counting ``self``/``cls``; None for any other
+    function. Computed once per def (``cache``: the analyzer's table, by ``id``)."""
+    key = id(fn)
+    if key in cache:
+        return cache[key]
+    found: int | None = None
+    star = fn.params.star_arg
+    rest = {p.name.value for p in (star if isinstance(star, cst.Param) else None, fn.params.star_kwarg) if p is not None}
+    names = [p.name.value for p in [*fn.params.posonly_params, *fn.params.params] if p.name.value not in ("self", "cls")]
+    if rest and names:
+        for n in walk(fn.body):
+            if not isinstance(n, cst.Call):
+                continue
+            starred = {a.value.value for a in n.args if a.star and isinstance(a.value, cst.Name)}
+            if not starred & rest:
+                continue
+            callee = dotted_name(n.func) or ""
+            called = [callee] if callee in names else []
+            if callee.split(".")[-1] in ELSEWHERE:
+                called += [a.value.value for a in n.args if not a.star and isinstance(a.value, cst.Name)
+                           and a.value.value in names]
+            if called:
+                found = names.index(called[0])
+                break
+    cache[key] = found
+    return found
 
 
 #: Callees that run a callable elsewhere and hand back its result (or a future of it).

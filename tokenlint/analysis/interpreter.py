@@ -140,6 +140,9 @@ class Analyzer:
         self._enclosing: dict[str, dict[int, cst.FunctionDef]] = {}
         self._stored_entries: dict[str, dict[str, list[cst.BaseExpression]]] = {}
         self._closures: dict[int, dict[str, Flow]] = {}
+        #: ``followed.forwarded_parameter`` of each def asked about, by ``id`` (the run's trees
+        #: outlive the Analyzer, so ids are not reused meanwhile).
+        self.forwarders: dict[int, int | None] = {}
 
     def literal_entries(self, module: ParsedModule, container: str) -> bool:
         """Whether every value the module stores into the run-time collection ``container``
