@@ -81,6 +81,12 @@ def find_fastmcp_tools(mod: ParsedModule, project: Project, servers: ServerRegis
                 target = call.func if call is not None else expr
                 if isinstance(target, cst.Attribute) and target.attr.value == "tool":
                     server = servers.server_of(mod, target.value, project, cls)
+                    maker = _outside_maker(mod, project, target.value) if server is None else None
+                    if maker is not None and unresolved is not None and mod.module_name in servers.sdk_modules:
+                        # ``app = make_app(); @app.tool()`` in a module of an MCP SDK: a tool of
+                        # a server tokenlint cannot see made (never a silent zero tools)
+                        unresolved.append((mod, dec, f"`{_code(mod, target.value)}` in `@{_code(mod, target)}` "
+                                           f"is made by `{maker}()`, which tokenlint cannot read"))
                 else:
                     server = _forwarded_server(mod, project, servers, target)
                 if server is None:
@@ -114,6 +120,28 @@ def find_fastmcp_tools(mod: ParsedModule, project: Project, servers: ServerRegis
 #: Server constructors that make one tool per operation of an API at run time (fastmcp).
 _GENERATORS = {"from_openapi": "one per operation of an OpenAPI spec",
                "from_fastapi": "one per route of a FastAPI app"}
+
+
+def _outside_maker(mod: ParsedModule, project: Project, receiver: cst.BaseExpression) -> str | None:
+    """The callee a module-level name is bound to a call of (``app = make_app()``) when that
+    callee is outside the run (an import tokenlint cannot read): its dotted name as written;
+    None for anything else (a class or function of the run, a parameter, a local)."""
+    name = dotted_name(receiver)
+    if name is None or "." in name:
+        return None
+    for stmt in mod.tree.body:
+        for small in stmt.body if isinstance(stmt, cst.SimpleStatementLine) else ():
+            if not (isinstance(small, cst.Assign) and isinstance(small.value, cst.Call)
+                    and any(dotted_name(t.target) == name for t in small.targets)):
+                continue
+            callee = dotted_name(small.value.func)
+            if callee is None or callee in mod.functions or callee in mod.classes:
+                return None
+            qn = mod.imports.qualify(small.value.func)
+            if qn is None or project.find_function(qn) or project.resolve_class(qn):
+                return None
+            return callee
+    return None
 
 
 def _forwarded_server(mod: ParsedModule, project: Project, servers: ServerRegistry,

@@ -25,12 +25,15 @@ from tokenlint.source.project import ParsedModule, Project
 
 def scan_servers(modules: Sequence[ParsedModule], aliases: dict[str, str]) -> ServerRegistry:
     """The servers of a group of modules, for ``discover_module``: server classes first
-    (subclasses of subclasses, up to three rounds), then server objects, then mounts of one
+    (subclasses of subclasses, up to three rounds), then functions returning a server, then
+    server objects, then mounts of one
     server on another. ``aliases``: ``Project.aliases``."""
     servers = ServerRegistry(aliases=aliases)
     for _ in range(3):
         if not any([servers.scan_classes(mod) for mod in modules]):
             break
+    for mod in modules:
+        servers.scan_factories(mod)
     for mod in modules:
         servers.scan(mod)
     for mod in modules:

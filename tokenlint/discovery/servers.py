@@ -3,7 +3,8 @@
 A server object is any name bound to a call of a server class (``mcp = FastMCP("x")``,
 ``self.server = MCPServer(...)``, ``app: FastMCP = ...``), a parameter annotated with a server
 class (``def register(mcp: FastMCP)``), or a name imported from another module of the run where
-it is such an object (``from .server import mcp``). Subclasses of server classes defined in the run
+it is such an object (``from .server import mcp``), or a name bound to what a server factory of the
+run returns (``app = create_server()``). Subclasses of server classes defined in the run
 count as server classes. ``mount``/``import_server`` calls record the prefix a sub-server's tools
 get on the parent.
 """
@@ -36,6 +37,9 @@ class ServerRegistry:
     non_servers: set[str] = field(default_factory=set)
     mounts: dict[str, str] = field(default_factory=dict)
     sdk_modules: set[str] = field(default_factory=set)
+    #: Functions of the run that make and return a server (``def create_server(): return
+    #: FastMCP(...)``, ``-> FastMCP``), by qualified name, to a framework label.
+    factories: dict[str, str] = field(default_factory=dict)
     #: Other names the code imports run modules by (``run.grouping.module_aliases``).
     aliases: dict[str, str] = field(default_factory=dict)
 
@@ -67,6 +71,45 @@ class ServerRegistry:
                     changed = True
         return changed
 
+    def scan_factories(self, mod: ParsedModule) -> None:
+        """Record the module-level functions of a module that return a new server object: a
+        return annotation naming a server class (``def build() -> FastMCP``), ``return
+        FastMCP(...)``, or ``return server`` of a local bound to one, so that ``app =
+        create_server()`` is that server."""
+        for name, fn in mod.functions.items():
+            if "." in name:
+                continue  # (a method: ``self.build()`` is resolved by the class, not here)
+            fw = self.class_framework(mod, fn.returns.annotation if fn.returns else None)
+            if fw is None:
+                made: dict[str, str] = {}
+                for node in walk(fn.body):
+                    if isinstance(node, cst.Assign) and isinstance(node.value, cst.Call):
+                        made_fw = self.class_framework(mod, node.value.func)
+                        if made_fw:
+                            made.update((t, made_fw) for t in (dotted_name(x.target) for x in node.targets) if t)
+                    elif isinstance(node, cst.Return) and node.value is not None:
+                        value = node.value
+                        fw = self.class_framework(mod, value.func) if isinstance(value, cst.Call) else \
+                            made.get(dotted_name(value) or "")
+                        if fw:
+                            break
+            if fw:
+                self.factories[f"{mod.module_name}.{name}"] = fw
+
+    def factory_framework(self, mod: ParsedModule, func: cst.BaseExpression) -> str | None:
+        """The framework of the server a call of ``func`` returns, when ``func`` names a server
+        factory of the run (``scan_factories``) in ``mod`` or through its imports; else None."""
+        dn = dotted_name(func)
+        if dn is None:
+            return None
+        local = self.factories.get(f"{mod.module_name}.{dn}")
+        if local:
+            return local
+        qn = mod.imports.qualify_dotted(dn)
+        if qn is None:
+            return None
+        return self.factories.get(qn) or self.factories.get(self.canonical(qn))
+
     def scan(self, mod: ParsedModule) -> None:
         """Record the server objects and non-server names bound in a module."""
         for node, _ in mod.nodes():
@@ -77,7 +120,7 @@ class ServerRegistry:
                 )
                 fw = None
                 if isinstance(value, cst.Call):
-                    fw = self.class_framework(mod, value.func)
+                    fw = self.class_framework(mod, value.func) or self.factory_framework(mod, value.func)
                 if fw is None and isinstance(node, cst.AnnAssign):
                     fw = self.class_framework(mod, node.annotation.annotation)
                 if fw is None and isinstance(value, cst.Name):
