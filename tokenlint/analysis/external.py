@@ -52,6 +52,13 @@ class ExternalCalls(InterpreterState):
             self._args_flow(node)
             return frozenset({Marker("object", site,
                                      family=HEADERS_FAMILY if qn.endswith(".get_http_headers") else CONTEXT_FAMILY)})
+        if method == "execute" and not node.args and isinstance(func, cst.Attribute) and \
+                _executes_write(func.value):
+            # ``sheets.spreadsheets().values().update(spreadsheetId=s, body=b).execute()``: a
+            # request object (Google API client, query builders) executed; a write's request
+            # sends back its acknowledgement (updatedCells, the new id), not data
+            self.summary.untraced.append(f"{dotted_name(func) or '….execute'}()")
+            return frozenset({Marker("object", site, fixed=True, family=ACK_FAMILY)})
         if method is not None:
             assert isinstance(func, cst.Attribute)
             objects = markers(recv, "object")
@@ -502,6 +509,18 @@ def _callee_name(node: cst.Call) -> str:
     """The last name of what ``node`` calls (``self._request(...)`` → ``_request``), or ``""``."""
     func = node.func
     return func.attr.value if isinstance(func, cst.Attribute) else func.value if isinstance(func, cst.Name) else ""
+
+
+def _executes_write(request: cst.BaseExpression) -> bool:
+    """Whether ``request``, the receiver of a no-argument ``.execute()``, is a request built by a
+    method named for a write (``.update(...)``, ``.batchUpdate(...)``, ``.insert(...)``,
+    ``.delete(...)``, ``.copyTo(...)``): the last call of its chain decides."""
+    if not (isinstance(request, cst.Call) and isinstance(request.func, cst.Attribute)):
+        return False
+    ws = words(request.func.attr.value)
+    if ws[:1] == ["batch"]:
+        ws = ws[1:]  # ``batchUpdate``, ``batch_delete``: a write of several at once
+    return bool(ws) and (ws[0] in WRITE_VERBS or ws[0] in ("copy", "clear", "append", "replace"))
 
 
 def writes_by_name(name: str) -> bool:
