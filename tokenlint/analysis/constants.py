@@ -65,6 +65,11 @@ class Constants(InterpreterState):
                     text = default.evaluated_value
                     return int(text) if isinstance(text, str) and text.strip().isdigit() else None
                 return self.const_int(default, depth + 1)
+        if isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) and \
+                node.value.value not in getattr(self, "env", {}):
+            setting = self._instance_setting(node.value.value, node.attr.value)
+            if setting is not None:  # ``config.max_keys`` of a module-level ``config = Config()``
+                return ConstantsOf(self, setting[0]).const_int(setting[1], depth + 1)
         if isinstance(node, (cst.Name, cst.Attribute)):
             dn = dotted_name(node)
             value = module_constant(self.mod, dn.split(".")[-1]) if dn else None
@@ -77,6 +82,51 @@ class Constants(InterpreterState):
                 if value is not None:
                     return ConstantsOf(self, found[0]).const_int(value, depth + 1)
         return None
+
+    def _instance_setting(self, name: str, attr: str) -> tuple[ParsedModule, cst.BaseExpression] | None:
+        """The value a setting of a module-level instance of a class of the run starts with
+        (``config = S3Config()`` here or imported, ``config.max_keys``): the class's own default
+        (``max_keys: int = 1000``, pydantic ``BaseSettings`` and dataclasses alike) or the one
+        assignment its ``__init__`` makes (``self.max_keys = int(os.getenv("MAX_KEYS", "1000"))``),
+        with the module it is written in; None when the instance or the setting is not seen."""
+        mod, made = self.mod, module_constant(self.mod, name)
+        if made is None:
+            qn = self.mod.imports.names.get(name)
+            found = self.a.project.resolve(qn) if qn else None
+            if found is None:
+                return None
+            mod, made = found[0], module_constant(found[0], found[1])
+        if not isinstance(made, cst.Call) or (cls_name := dotted_name(made.func)) is None:
+            return None
+        if cls_name in mod.classes:
+            cls_mod, cls = mod, mod.classes[cls_name]
+        else:
+            qn = mod.imports.names.get(cls_name)
+            hit = self.a.project.resolve_class(qn) if qn else None
+            if hit is None:
+                return None
+            cls_mod, cls = hit[0], hit[0].classes[hit[1]]
+        if any(a.keyword is not None and a.keyword.value == attr for a in made.args):
+            return None  # (set by the call that made it)
+        values: list[cst.BaseExpression] = []
+        for stmt in cls.body.body:
+            for small in stmt.body if isinstance(stmt, cst.SimpleStatementLine) else []:
+                if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name) and \
+                        small.target.value == attr and small.value is not None:
+                    values.append(small.value)
+                elif isinstance(small, cst.Assign) and any(
+                        isinstance(t.target, cst.Name) and t.target.value == attr for t in small.targets):
+                    values.append(small.value)
+            if isinstance(stmt, cst.FunctionDef) and stmt.name.value == "__init__":
+                for node in walk_assignments(stmt):
+                    if any(dotted_name(t.target) == f"self.{attr}" for t in node.targets):
+                        values.append(node.value)
+        if len(values) != 1:
+            return None
+        value: cst.BaseExpression | None = values[0]
+        if isinstance(value, cst.Call) and (dotted_name(value.func) or "").split(".")[-1] == "Field":
+            value = keyword_arg(value, "default") or (value.args[0].value if value.args and value.args[0].keyword is None else None)
+        return (cls_mod, value) if value is not None else None
 
     def string_value(self, node: cst.BaseExpression | None) -> str | None:
         """The text of a string expression (f-string holes kept as ``{expr}``), following locals
@@ -159,6 +209,20 @@ class ConstantsOf(Constants):
         self.a, self.mod = interp.a, mod
         self.strings = {}
         self.string_items = {}
+
+
+def walk_assignments(fn: cst.FunctionDef) -> list[cst.Assign]:
+    """The ``Assign`` statements anywhere in ``fn``'s body, outside nested defs and classes."""
+    out: list[cst.Assign] = []
+    stack: list[cst.CSTNode] = [fn.body]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (cst.FunctionDef, cst.ClassDef)):
+            continue
+        if isinstance(node, cst.Assign):
+            out.append(node)
+        stack.extend(code_children(node))
+    return out
 
 
 def module_constant(mod: ParsedModule, name: str) -> cst.BaseExpression | None:

@@ -398,17 +398,19 @@ class ExternalCalls(InterpreterState):
             url_cursor = False
             if a.keyword is not None and a.keyword.value in ("params", "json", "data", "content"):
                 pairs = self._dict_pairs(a.value)
-                if not pairs and self.helper and isinstance(a.value, cst.Name) and any(
+                if self.helper and isinstance(a.value, cst.Name) and self.pairs_bound(pairs, node) is None and any(
                         isinstance(t, Param) and t.site is None and t.name == a.value.value
                         for t in self.env.get(a.value.value, EMPTY)):
                     # ``def _get(path, params): httpx.get(url, params=params)``: the page size
-                    # is in the dict each caller passes (``_from_helper`` reads it there)
+                    # is in the dict each caller passes (``_from_helper`` reads it there), also
+                    # when the helper fills in keys of its own (``if params is None: params = {}``,
+                    # ``params["api-version"] = v``)
                     return Bound(self.a.site(self.mod, node), sql_param=a.value.value)
                 q = self._query_text_bound(a.value, pairs, node)
                 if q is not None and (best is None or q.rank() > best.rank()):
                     best = q
             elif a.keyword is None or a.keyword.value == "url":
-                pairs = _query_string_pairs(a.value)
+                pairs = _query_string_pairs(self.url_parts(a.value))
                 # ``f"{base}/tasks?cursor={cursor}"``: one page of the API's own size
                 url_cursor = any(k is not None and k.replace("_", "").lower() in _CURSOR_KEYWORDS
                                  and params(self.expr(v)) for k, v in pairs)
@@ -420,7 +422,43 @@ class ExternalCalls(InterpreterState):
         page = self.cursor_bound(node)
         if page is not None and (best is None or page.rank() > best.rank()):
             best = page
+        url = next((a.value for a in node.args if a.keyword is None or a.keyword.value == "url"), None)
+        if best is None and self.helper and isinstance(url, cst.Name) and any(
+                isinstance(t, Param) and t.site is None and t.name == url.value for t in self.env.get(url.value, EMPTY)):
+            # ``def _get(client, url): return await client.get(url)``: the page size is in the
+            # query string of the URL each caller passes (``_from_helper`` reads it there)
+            return Bound(self.a.site(self.mod, node), sql_param=url.value)
         return best
+
+    def url_parts(self, node: cst.BaseExpression, depth: int = 0) -> list[str | cst.BaseExpression | None]:
+        """The pieces of a URL built from strings: its text and the values interpolated into it,
+        through f-strings, implicit concatenation (``f"start={start}" f"&max_results={n}"``) and
+        locals bound to such strings (``url = f"{base}?limit={n}"``; ``f"{api}?q={q}&{paging}"``
+        with ``paging`` another), and a URL a helper of the run returns (``url = build_url(q,
+        max_results=n)``: ``returned_url_parts``); ``[]`` for anything else, ``None`` for a value
+        interpolated that is not known here. Gives up beyond 3 levels."""
+        if depth > 3:
+            return []
+        if isinstance(node, cst.Name) and node.value in self.string_nodes:
+            return self.url_parts(self.string_nodes[node.value], depth + 1)
+        if isinstance(node, cst.Call):
+            return self.returned_url_parts(node, depth + 1)
+        if isinstance(node, cst.ConcatenatedString):
+            return self.url_parts(node.left, depth + 1) + self.url_parts(node.right, depth + 1)
+        if isinstance(node, cst.SimpleString):
+            v = node.evaluated_value
+            return [v] if isinstance(v, str) else []
+        if not isinstance(node, cst.FormattedString):
+            return []
+        out: list[str | cst.BaseExpression | None] = []
+        for p in node.parts:
+            if isinstance(p, cst.FormattedStringText):
+                out.append(p.value)
+            elif isinstance(p, cst.FormattedStringExpression):
+                inner = p.expression
+                nested = self.url_parts(inner, depth + 1) if isinstance(inner, cst.Name) else []
+                out += nested or [inner]
+        return out
 
     def _query_text_bound(self, body: cst.BaseExpression, pairs: list[tuple[str | None, cst.BaseExpression]],
                           node: cst.Call) -> Bound | None:
@@ -439,17 +477,58 @@ class ExternalCalls(InterpreterState):
     def pairs_bound(self, pairs: list[tuple[str | None, cst.BaseExpression]], node: cst.CSTNode) -> Bound | None:
         """The strongest cap among a request's ``(key, value)`` parameters whose key is
         limit-like (``limit``, ``per_page``, ``pageSize``, ``max_results``, ``n_chunks``:
-        ``limit_like``), or whose value is named as one (SonarQube's ``"ps": page_size``)."""
+        ``limit_like``), or whose value is named as one (SonarQube's ``"ps": page_size``); a
+        page size that is the length of a list (``max_results=len(ids)``) and a list of the
+        identifiers of the records asked for (``"ids": ",".join(ids)``) are capped as that list
+        is (``list_bound``)."""
         best: Bound | None = None
         for key, value in pairs:
             named = dotted_name(value)
-            if key is None or not (key.replace("_", "").replace("-", "").lower() in _LIMIT_KEYWORDS
-                                   or limit_like(key) or (named is not None and limit_like(named.split(".")[-1]))):
+            if key is not None and id_list_key(key):
+                b = self.list_bound(value, node)
+            elif key is None or not (key.replace("_", "").replace("-", "").lower() in _LIMIT_KEYWORDS
+                                     or limit_like(key) or (named is not None and limit_like(named.split(".")[-1]))):
                 continue
-            b = self.bound_from(value, node)
+            elif _len_call(value) is not None:
+                b = self.list_bound(value, node)
+            else:
+                b = self.bound_from(value, node)
             if b is not None and (best is None or b.rank() > best.rank()):
                 best = b
         return best
+
+    def list_bound(self, expr: cst.BaseExpression, node: cst.CSTNode) -> Bound | None:
+        """The cap on records fetched one per element of a list (``ids=",".join(ids)``, ``WHERE
+        name IN ({names})``, ``max_results=len(ids)``): the bound of the list (``flow_list_bound``);
+        None when the list is not bounded or not known."""
+        if isinstance(expr, cst.Name) and isinstance(self.string_nodes.get(expr.value), cst.Call):
+            expr = self.string_nodes[expr.value]  # ``marks = ", ".join("?" for _ in page)``
+        return self.flow_list_bound(self.expr(_list_of(expr)), node)
+
+    def flow_list_bound(self, flow: Flow, node: cst.CSTNode) -> Bound | None:
+        """The bound of a list given as a flow: the weakest bound of the data it was made of
+        (``[i["id"] for i in items[:top]]``; None if any of it is unbounded), else the caller's own
+        list (a tool parameter: its length is the caller's to choose, with any maximum enforced on
+        it), or in a helper the list each caller passes (``Bound.ids_param``) unless a cap was
+        applied to it here; None for anything else."""
+        srcs = [t for t in flow if isinstance(t, Src)]
+        if srcs:
+            bounds = [s.bound for s in srcs]
+            if any(b is None for b in bounds):
+                return None
+            return min(cast("list[Bound]", bounds), key=Bound.rank)
+        held = sorted((t for t in flow if isinstance(t, Param)), key=lambda p: p.name)
+        if not held or any(isinstance(t, Marker) for t in flow):
+            return None
+        p = held[0]
+        site = self.a.site(self.mod, node)
+        if p.site is None:
+            if p.cap is not None:
+                return p.cap
+            return Bound(site, ids_param=p.name) if self.helper else None
+        known = self.param_defaults.get(p.name, p)
+        return Bound(site, param=p.name, clamp=p.clamp if p.clamp is not None else known.clamp,
+                     default_none=known.default_none, param_site=known.site)
 
     def _dict_pairs(self, value: cst.BaseExpression) -> list[tuple[str | None, cst.BaseExpression]]:
         """The ``(key, value)`` entries of a dict literal, or of a local dict built in this
@@ -477,23 +556,65 @@ class ExternalCalls(InterpreterState):
         fixed = one and fixed_resource(cast(str, text))  # (record_path holds only for a str)
         if not one and singleton_path(text):  # the one resource of its kind (``GET /account/``)
             one = fixed = True
-        return frozenset({Marker("http_response", site, sql_bound=self.request_bound(node), whole=one, fixed=fixed)})
+        url_param = url.value if self.helper and isinstance(url, cst.Name) and any(
+            isinstance(t, Param) and t.site is None and t.name == url.value for t in self.env.get(url.value, EMPTY)) \
+            else None  # (the caller's URL decides: ``_from_helper``)
+        return frozenset({Marker("http_response", site, sql_bound=self.request_bound(node), whole=one, fixed=fixed,
+                                 url_param=url_param)})
 
 
-def _query_string_pairs(node: cst.BaseExpression) -> list[tuple[str | None, cst.BaseExpression]]:
-    """``f"{base}/items?limit={n}&q={q}"`` → ``[("limit", n), ("q", q)]``: the query parameters
-    of an f-string URL whose values are interpolated."""
-    if not isinstance(node, cst.FormattedString):
-        return []
+def _query_string_pairs(parts: list[str | cst.BaseExpression | None]) -> list[tuple[str | None, cst.BaseExpression]]:
+    """``[".../items?limit=", n, "&q=", q]`` → ``[("limit", n), ("q", q)]``: the query parameters
+    of a URL's pieces (its text and its interpolated values, ``url_parts``); a value not known
+    here (``None``) gives no pair."""
     out: list[tuple[str | None, cst.BaseExpression]] = []
-    parts = node.parts
-    for i, part in enumerate(parts[:-1]):
-        nxt = parts[i + 1]
-        if isinstance(part, cst.FormattedStringText) and isinstance(nxt, cst.FormattedStringExpression):
-            m = re.search(r"[?&]([A-Za-z_][\w.-]*)=$", part.value)
-            if m:
-                out.append((m.group(1), nxt.expression))
+    text = ""
+    for part in parts:
+        if isinstance(part, str):
+            text += part
+            continue
+        m = re.search(r"[?&]([A-Za-z_][\w.-]*)=$", text)
+        if m and part is not None:
+            out.append((m.group(1), part))
+        text = ""
     return out
+
+
+def id_list_key(key: str) -> bool:
+    """Whether a request parameter names a list of the identifiers of the records asked for
+    (``ids``, ``issue_ids``, ``id_list``, ``workItemIds``): one record comes back per element."""
+    ws = words(key)
+    return bool(ws) and (ws[-1] == "ids" or ws[-2:] == ["id", "list"])
+
+
+def _list_of(node: cst.BaseExpression) -> cst.BaseExpression:
+    """The list a value is made of one element at a time: ``ids`` of ``len(ids)``,
+    ``",".join(ids)``, ``",".join(map(str, ids))``, ``", ".join(quote(n) for n in names)``,
+    ``list(ids)``; ``node`` itself otherwise."""
+    for _ in range(4):
+        inner = _len_call(node)
+        if inner is None and isinstance(node, cst.Call) and node.args:
+            callee = dotted_name(node.func) or ""
+            if isinstance(node.func, cst.Attribute) and node.func.attr.value == "join" and len(node.args) == 1:
+                inner = node.args[0].value
+            elif callee in ("map", "filter") and len(node.args) == 2:
+                inner = node.args[1].value
+            elif callee in ("list", "tuple", "set", "sorted") and len(node.args) == 1:
+                inner = node.args[0].value
+        if inner is None and isinstance(node, (cst.GeneratorExp, cst.ListComp, cst.SetComp)):
+            inner = node.for_in.iter
+        if inner is None:
+            return node
+        node = inner
+    return node
+
+
+def _len_call(node: cst.BaseExpression) -> cst.BaseExpression | None:
+    """``x`` of ``len(x)``, else None."""
+    if isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value == "len" \
+            and len(node.args) == 1 and node.args[0].keyword is None:
+        return node.args[0].value
+    return None
 
 
 #: HTTP methods that write one resource (RFC 9110 §9.3.4-9.3.5, RFC 5789): their response is
@@ -628,8 +749,9 @@ def helper_writes(node: cst.Call) -> bool:
     return not any(w in TEXT_NOUNS or is_plural(w) for w in ws[1:]) and "list" not in ws and "all" not in ws
 
 
-#: Last words of a URL placeholder that names one resource (``{task_id}``, ``{uid}``, ``{slug}``).
-_ID_WORDS = frozenset({"id", "uid", "uuid", "guid", "key", "slug", "number", "num", "sha", "name",
+#: Last words of a URL placeholder that names one resource (``{task_id}``, ``{uid}``, ``{slug}``),
+#: or of a key column (``WHERE book_id IN (...)``: ``LibraryCalls._in_list_bound``).
+ID_WORDS = _ID_WORDS = frozenset({"id", "identifier", "uid", "uuid", "guid", "key", "slug", "number", "num", "sha", "name",
                        "username", "login", "handle", "ref", "code", "symbol"})
 
 

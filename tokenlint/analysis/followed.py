@@ -11,15 +11,17 @@ placeholders; ``call_helper`` substitutes what each call passes: the flows, the 
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING, Iterator, Sequence
+from typing import TYPE_CHECKING, Iterator, Sequence, cast
 
 import libcst as cst
 
 from tokenlint.analysis import catalogue as cat
-from tokenlint.analysis.external import SIZE_UNKNOWN, ack_of_write, drained, part_of, record_of_get
+from tokenlint.analysis.external import (SIZE_UNKNOWN, _query_string_pairs, ack_of_write, drained, fixed_resource, part_of,
+                                         record_of_get, record_path, singleton_path)
 from tokenlint.analysis.state import InterpreterState, SqlBound
 from tokenlint.analysis.taints import (EMPTY, Bound, Flow, Marker, Measure, Param, Src, apply_bound, markers, params,
                                       union)
+from tokenlint.analysis.shapes import words
 from tokenlint.analysis.values import MAX_HELPER_DEPTH, body_of, chain_root, defs_in, empty_collection, is_stdlib
 from tokenlint.source.imports import dotted_name
 from tokenlint.source.walk import code_children, walk
@@ -38,12 +40,26 @@ class FollowedCalls(InterpreterState):
         ``functools.partial(fn, *a)``: the result is what ``fn`` returns (a lambda's body, a
         nested def over this function's locals, or a helper)."""
         tail = (qn or "").split(".")[-1] if qn else method
+        runner = False
         if tail not in ELSEWHERE:
-            return None
+            # ``await LIMITER.run_async(request)``, ``retrier.call(fetch)``: a function of this
+            # run handed to a method named for running it (a rate limiter, a retry policy, a
+            # scheduler) comes back as what it returns; only a nested def, a lambda or a function
+            # of the run, never a local value (``cursor.execute(query)``)
+            ws = words(tail or "")
+            if not (ws and ws[0] in _RUNNER_VERBS and node.args and node.args[0].keyword is None):
+                return None
+            runner = True
         index = 1 if tail == "run_in_executor" else 0
         if len(node.args) <= index:
             return None
-        return self.run_callable(node, node.args[index].value, node.args[index + 1:])
+        target = node.args[index].value
+        rest = node.args[index + 1:]
+        if runner and not (isinstance(target, cst.Lambda) or (
+                isinstance(target, cst.Name) and target.value not in self.env and
+                (self.nested(target.value) is not None or target.value in self.mod.functions))):
+            return None
+        return self.run_callable(node, target, rest)
 
     def run_callable(self, node: cst.Call, target: cst.BaseExpression, rest: Sequence[cst.Arg]) -> Flow | None:
         """What calling ``target`` with the arguments ``rest`` returns, for a call ``node`` that
@@ -240,6 +256,10 @@ class FollowedCalls(InterpreterState):
                         cap = self._rebound(Src("", t.cap.site, "", t.cap), fn, arg_flows, node).bound
                     if cap is not None:
                         passed = apply_bound(passed, cap)
+                if t.clamp is not None:
+                    # the helper clamps what it is given and returns it (``def bounded(v): return
+                    # max(1, min(int(v), MAX))``): the caller's value, with that maximum
+                    passed = frozenset(_clamped(x, t.clamp) if isinstance(x, Param) else x for x in passed)
                 if t.payload and passed and all(isinstance(x, Marker) and x.kind == "object" for x in passed) \
                         and (given := arg_node(node, fn, t.name)) is not None and not self._dict_pairs(given):
                     # ``format_event(event)`` iterating ``event.get("entries")``: the payload of the
@@ -256,12 +276,7 @@ class FollowedCalls(InterpreterState):
             elif isinstance(t, Src) and t.bound is not None and t.bound.sql_param:
                 # the helper ran the SQL it was given: the bound is the one of the text passed
                 arg = arg_node(node, fn, t.bound.sql_param)
-                pairs = self._dict_pairs(arg) if arg is not None else []
-                if pairs:  # a request's parameters the helper sends (``_get(path, {"limit": n})``)
-                    bound: SqlBound = self.pairs_bound(pairs, node)
-                else:
-                    bound = self.sql_bound(arg, arg_flows.get(t.bound.sql_param, EMPTY), t.bound.site) \
-                        if arg is not None else None
+                bound = self._given_bound(t.bound, node, fn, arg_flows)
                 if bound == "aggregate":
                     continue
                 text = self.string_value(arg) if arg is not None else None
@@ -269,11 +284,116 @@ class FollowedCalls(InterpreterState):
                     # (``data[0]["Create Table"]``: its one row is still every column)
                     t = replace(t, what=f"{t.what} of `{text.strip()[:40]}`")
                 out.add(replace(t, bound=bound))
+            elif isinstance(t, Src) and t.bound is not None and t.bound.ids_param:
+                # one record per element of the list the helper was given: as many as are passed
+                out.add(replace(t, bound=self.flow_list_bound(arg_flows.get(t.bound.ids_param, EMPTY), node)))
             elif isinstance(t, Src) and t.bound is not None and t.bound.param and t.bound.param_site is None:
                 out.add(self._rebound(t, fn, arg_flows, node))
+            elif isinstance(t, Marker) and (t.url_param or (t.sql_bound is not None and (
+                    t.sql_bound.sql_param or t.sql_bound.ids_param or
+                    (t.sql_bound.param and t.sql_bound.param_site is None)))):
+                # a handle the helper returns unread (``return await client.get(url, params=params)``,
+                # a cursor that ran the caller's SQL): what it yields is capped by what was passed
+                given = arg_node(node, fn, t.url_param) if t.url_param else None
+                if t.url_param:  # the caller's URL names one resource (``GET /papers/{id}``) or not
+                    text = self.string_value(given) if given is not None else None
+                    one = record_path(text)
+                    fixed = one and fixed_resource(cast(str, text))
+                    if not one and singleton_path(text):
+                        one = fixed = True
+                    t = replace(t, url_param=None, whole=one, fixed=fixed)
+                if t.sql_bound is not None and t.sql_bound.sql_param:
+                    bound = self._given_bound(t.sql_bound, node, fn, arg_flows)
+                    if bound == "aggregate":
+                        continue
+                    if bound is None and given is not None:
+                        # (no page size in the parameters passed, if any: the URL's query string)
+                        bound = self.pairs_bound(_query_string_pairs(self.url_parts(given)), node)
+                    t = replace(t, sql_bound=bound)
+                elif t.sql_bound is not None and t.sql_bound.ids_param:
+                    t = replace(t, sql_bound=self.flow_list_bound(arg_flows.get(t.sql_bound.ids_param, EMPTY), node))
+                elif t.sql_bound is not None and t.sql_bound.param and t.sql_bound.param_site is None:
+                    # (a handle capped by the helper's own limit parameter: the caller's value)
+                    t = replace(t, sql_bound=self._rebound(Src("", t.site, "", t.sql_bound), fn, arg_flows, node).bound)
+                out.add(t)
             else:
                 out.add(t)
         return frozenset(out)
+
+    def returned_url_parts(self, call: cst.Call, depth: int = 0) -> list[str | cst.BaseExpression | None]:
+        """The pieces of the URL a helper of the run builds and returns (``url = build_url(q,
+        max_results=n)`` with ``return f"{API}?q={q}&{paging}"``), as this call fills them in: a
+        hole holding one of the helper's parameters becomes what the call passes for it (or the
+        parameter's literal default), one holding a string local of the helper assigned once
+        (``paging = f"start={start}" f"&max_results={max_results}"``) its pieces, any other hole
+        ``None`` (unknown); ``[]`` when the helper does not return one string it builds."""
+        found = self.resolve_helper(call.func)
+        if found is None or depth > 3:
+            return []
+        fn = found[1]
+        returns: list[cst.BaseExpression] = []
+        assigned: dict[str, list[cst.BaseExpression]] = {}
+        stack: list[cst.CSTNode] = list(body_of(fn))
+        while stack:
+            node = stack.pop()
+            if isinstance(node, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+                continue
+            if isinstance(node, cst.Return):
+                returns.append(node.value) if node.value is not None else None
+            elif isinstance(node, cst.Assign) and len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name):
+                assigned.setdefault(node.targets[0].target.value, []).append(node.value)
+            elif isinstance(node, (cst.AugAssign, cst.AnnAssign)) and isinstance(node.target, cst.Name):
+                assigned.setdefault(node.target.value, []).append(node.value or node.target)
+            stack.extend(code_children(node))
+        if len(returns) != 1:
+            return []
+        names = {p.name.value: p for p in [*fn.params.posonly_params, *fn.params.params, *fn.params.kwonly_params]}
+
+        def parts(node: cst.BaseExpression, level: int) -> list[str | cst.BaseExpression | None]:
+            if level > 8:
+                return [None]
+            if isinstance(node, cst.SimpleString):
+                v = node.evaluated_value
+                return [v] if isinstance(v, str) else [None]
+            if isinstance(node, cst.ConcatenatedString):
+                return parts(node.left, level + 1) + parts(node.right, level + 1)
+            if isinstance(node, cst.FormattedString):
+                out: list[str | cst.BaseExpression | None] = []
+                for p in node.parts:
+                    if isinstance(p, cst.FormattedStringText):
+                        out.append(p.value)
+                    elif isinstance(p, cst.FormattedStringExpression):
+                        out += parts(p.expression, level + 1) if isinstance(p.expression, cst.Name) else [None]
+                return out
+            if isinstance(node, cst.Name):
+                values = assigned.get(node.value, [])
+                if node.value in names and not values:
+                    given = arg_node(call, fn, node.value)
+                    default = names[node.value].default
+                    if given is not None:
+                        return [given]
+                    return [default] if isinstance(default, cst.Integer) else [None]
+                if len(values) == 1 and node.value not in names and \
+                        isinstance(values[0], (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString)):
+                    return parts(values[0], level + 1)
+            return [None]
+
+        return parts(returns[0], 0)
+
+    def _given_bound(self, bound: Bound, node: cst.Call, fn: cst.FunctionDef, arg_flows: dict[str, Flow]) -> SqlBound:
+        """The cap of what a helper ran or requested with a parameter it was given
+        (``Bound.sql_param``), as this call fills it: the page size of a request's parameters
+        passed as a dict (``_get(path, {"limit": n})``), else the row cap of the SQL text passed
+        (``"aggregate"`` for a count or a write); None when what is passed names no cap."""
+        assert bound.sql_param is not None  # (callers pass a bound naming the parameter)
+        arg = arg_node(node, fn, bound.sql_param)
+        pairs = self._dict_pairs(arg) if arg is not None else []
+        if pairs:  # a request's parameters the helper sends (``_get(path, {"limit": n})``)
+            return self.pairs_bound(pairs, node)
+        query = _query_string_pairs(self.url_parts(arg)) if arg is not None else []
+        if query:  # the URL of a request the helper sends (``_get(client, f"{api}?limit={n}")``)
+            return self.pairs_bound(query, node)
+        return self.sql_bound(arg, arg_flows.get(bound.sql_param, EMPTY), bound.site) if arg is not None else None
 
     def _rebound(self, src: Src, fn: cst.FunctionDef, arg_flows: dict[str, Flow], node: cst.Call | None = None) -> Src:
         """``src`` bounded by a helper's parameter, as this call binds it: the caller's value, or
@@ -302,6 +422,10 @@ class FollowedCalls(InterpreterState):
             p = ps[0]
             known = self.param_defaults.get(p.name, p)
             clamp = p.clamp if p.clamp is not None else known.clamp
+            if b.clamp is not None:
+                # a maximum the helper enforces itself (``min(int(arguments.get("n", 10)),
+                # settings.MAX)`` in a handler given the arguments) holds whatever the caller passes
+                clamp = b.clamp if clamp is None or clamp < 0 or 0 <= b.clamp < clamp else clamp
             # (a helper's cut of everything when its limit is unset: so for the caller's value,
             # unless that declares a default of its own)
             unset_all = unset_all and (known.default_none or not known.has_default)
@@ -372,6 +496,10 @@ def forwarded_parameter(fn: cst.FunctionDef, cache: dict[int, int | None]) -> in
 
 
 #: Callees that run a callable elsewhere and hand back its result (or a future of it).
+#: First words of a method that runs the function it is given and returns its result
+#: (``limiter.run_async(fn)``, ``policy.call(fn)``, ``retry.execute(fn)``): ``run_elsewhere``.
+_RUNNER_VERBS = frozenset({"run", "call", "execute", "retry", "invoke"})
+
 ELSEWHERE = frozenset({"run_sync", "to_thread", "run_in_executor", "submit", "partial",
                         "run_in_threadpool", "asyncify", "defer_to_thread", "run_blocking"})
 
@@ -379,6 +507,14 @@ ELSEWHERE = frozenset({"run_sync", "to_thread", "run_in_executor", "submit", "pa
 def nested_def(fn: cst.FunctionDef, name: str) -> cst.FunctionDef | None:
     """A function named ``name`` defined inside ``fn``'s body (``values.defs_in``), or None."""
     return next((n for n in defs_in(fn) if n.name.value == name), None)
+
+
+def _clamped(p: Param, clamp: int) -> Param:
+    """``p`` with the maximum ``clamp`` enforced on it too: the smaller of the two known ones (-1,
+    a maximum of unknown value, gives way to a known one)."""
+    if p.clamp is None or p.clamp < 0 or 0 <= clamp < p.clamp:
+        return replace(p, clamp=clamp)
+    return p
 
 
 def arg_node(call: cst.Call, fn: cst.FunctionDef, param: str) -> cst.BaseExpression | None:

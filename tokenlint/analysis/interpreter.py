@@ -378,6 +378,9 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         self.summary = Summary()
         self.env: dict[str, Flow] = {}
         self.strings: dict[str, str] = {}
+        #: Locals bound to an f-string or a concatenation of strings (``url = f"{base}?limit={n}"``):
+        #: the expression, whose holes a request's query string is read from (``url_pairs``).
+        self.string_nodes: dict[str, cst.BaseExpression] = {}
         #: Locals holding a list of strings (``query_lines = ["TABLE ...", f"LIMIT {n}"]``):
         #: their texts, unknown pieces as ``{expr}`` (``Constants.string_items_of``).
         self.string_items: dict[str, list[str]] = {}
@@ -642,6 +645,10 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
             self.dict_entries[name] = [
                 (string_literal(e.key), e.value) for e in value.elements if isinstance(e, cst.DictElement)
             ]
+        if isinstance(value, (cst.FormattedString, cst.ConcatenatedString, cst.Call)):
+            self.string_nodes[name] = value
+        else:
+            self.string_nodes.pop(name, None)
         text = self.string_value(value) if value is not None else None
         if text is not None:
             self.strings[name] = text

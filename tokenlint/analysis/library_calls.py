@@ -8,12 +8,14 @@ of them changes a value.
 
 from __future__ import annotations
 
+import re
+
 import libcst as cst
 
 from tokenlint.analysis import catalogue as cat
 from tokenlint.analysis.constants import keyword_arg, string_literal
-from tokenlint.analysis.external import QUERY_KEYWORDS, http_body_bound
-from tokenlint.analysis.shapes import Shape
+from tokenlint.analysis.external import ID_WORDS, QUERY_KEYWORDS, http_body_bound
+from tokenlint.analysis.shapes import Shape, words
 from tokenlint.analysis.state import InterpreterState, SqlBound
 from tokenlint.analysis.taints import (EMPTY, Bound, Flow, Marker, Param, Site, Src, apply_bound, markers, params,
                                        scalar_of, sources, union)
@@ -283,12 +285,40 @@ class LibraryCalls(InterpreterState):
                 clamp = p.clamp if p.clamp is not None else known.clamp
                 return Bound(site, param=p.name, clamp=clamp, default_none=known.default_none, param_site=known.site)
             return Bound(site, fixed=-1)
+        if cat.looks_like_sql(text) and not _WIDENING.search(outer):
+            return self._in_list_bound(sql_node, site)
+        return None
+
+    def _in_list_bound(self, sql_node: cst.BaseExpression | None, site: Site) -> Bound | None:
+        """The rows of a query that selects by a list of keys it interpolates (``WHERE name IN
+        ({", ".join(quote(n) for n in page)})``, a column named as an identifier: ``ID_WORDS``):
+        one row per key, so capped as that list is (``list_bound``); None when there is no such
+        list or it is not bounded."""
+        parts = self.url_parts(sql_node) if sql_node is not None else []
+        text = ""
+        for part in parts:
+            if isinstance(part, str):
+                text += part
+                continue
+            m = re.search(r"([\w.\"`\[\]]+)\s+IN\s*\(\s*$", text, re.IGNORECASE)
+            column = m.group(1).strip('"`[]').split(".")[-1] if m else ""
+            if part is not None and m and words(column) and words(column)[-1] in ID_WORDS:
+                # (a key column, one row per key: ``status IN (...)`` may match any number)
+                b = self.list_bound(part, site.node)
+                if b is not None:
+                    return b
+            text = ""
         return None
 
     def _fstring_params(self, node: cst.BaseExpression | None) -> Flow:
         if isinstance(node, cst.Name) and node.value in self.env:
             return self.env[node.value]
         return self.expr(node) if isinstance(node, cst.FormattedString) else EMPTY
+
+
+#: What lets a query return more rows than the keys it selects by: another condition ``OR``-ed
+#: in, a join, a union (``_in_list_bound``).
+_WIDENING = re.compile(r"\b(OR|JOIN|UNION)\b", re.IGNORECASE)
 
 
 #: Methods of database wrappers that run a query and return all of its rows.

@@ -40,7 +40,8 @@ class Bound:
     ``clamp`` is the enforced maximum of that parameter when one is known (``min(limit, 100)``,
     ``Field(le=100)``); ``default_none`` is True when the parameter's default returns everything.
     ``tokens`` marks a bound enforced against a token budget (the runtime's ``fit_response``).
-    ``sql_param`` alone is no bound yet: the caller's SQL text decides (see ``call_helper``).
+    ``sql_param`` alone is no bound yet: the caller's SQL text decides (see ``call_helper``); nor
+    is ``ids_param``: the caller's list decides.
     """
 
     site: Site
@@ -57,6 +58,10 @@ class Bound:
     #: (``external.cursor_bound``), so one response is one page of the API's own size, unseen
     #: here (labelling rule 8: an upstream cap counts as a fixed count).
     upstream: bool = False
+    #: In a helper that fetches one record per element of a list it was given (``ids=",".join(ids)``,
+    #: ``WHERE name IN ({names})``, ``max_results=len(ids)``): the parameter holding the list, so
+    #: each caller applies the bound of the list it passes (``FollowedCalls._from_helper``).
+    ids_param: str | None = None
     #: The cut takes everything when the limit is unset (``end = len(text) if n is None else
     #: min(len(text), n)``): unbounded by default unless the parameter has a default of its own.
     unset_all: bool = False
@@ -131,6 +136,10 @@ class Marker:
     #: For a ``whole`` object: the rule that reports it reaching a response (TL105 for the JSON
     #: body of one resource, ``external.record_path``).
     rule: str = "TL108"
+    #: For ``http_response`` in a helper: the parameter holding the URL requested
+    #: (``def _get(client, url): return await client.get(url)``); each caller's URL says whether
+    #: it names one resource (``FollowedCalls._from_helper``).
+    url_param: str | None = None
 
 
 @dataclass(frozen=True)

@@ -12,6 +12,12 @@ class UnboundedQueryResult(SourceRule):
     `.all()`, a `SELECT` without `LIMIT`, `pandas.read_sql()`, asyncpg `fetch()`, a MongoDB
     cursor drained with `list()` or `to_list(None)`.
 
+    A query that selects by a list of keys it interpolates (`WHERE book_id IN ({marks})` with
+    `marks = ", ".join("?" for _ in page)`, a column named as an identifier) returns one row per key: as many as that list holds,
+    so a page cut from the keys (`keys[offset:offset + size]`) or the caller's own list bounds it
+    as a `LIMIT` would. A list of every key read does not, nor does a query whose `OR`, join or
+    union lets more rows in.
+
     ## Why is this bad?
     A table grows after the tool is written. Claude Code warns when a tool result passes 10,000
     tokens and refuses it above 25,000 (`MAX_MCP_OUTPUT_TOKENS`); below that cap the rows still

@@ -13,8 +13,16 @@ class UnboundedHttpBody(SourceRule):
 
     A page size the request asks for caps the body: a limit-like key (`limit`, `per_page`,
     `pageSize`, `max_results`...) in `params=`, `json=` or `data=` (a dict literal or a local
-    dict) or in the URL's query string (`f"...?limit={n}"`): a fixed one makes the tool MEDIUM
-    (TL301), a caller's unclamped one MEDIUM (TL107). A write is not flagged: the response to a
+    dict) or in the URL's query string (`f"...?limit={n}"`, also a URL held in a local, split
+    over implicitly concatenated f-strings, or built and returned by a helper of the server):
+    a fixed one makes the tool MEDIUM (TL301), a caller's unclamped one MEDIUM (TL107). A helper
+    that sends the request and returns the response unread (`await _get(client, url, params)`,
+    also from a closure it hands to a rate limiter's `run(fn)`) is capped by the parameters or the
+    URL each caller passes it, and its response is one record when that URL names one. A request
+    for the records of a list of identifiers (`params={"ids": ",".join(ids)}`, `?id_list=...`,
+    a page size of `len(ids)`) gets one record per identifier: it is capped as that list is (the
+    first `top` hits of a search, the caller's own list), not when the list holds every hit. A
+    write is not flagged: the response to a
     `PUT`, `PATCH` or `DELETE` (RFC 9110 §9.3), and to a `POST` sent by a function named for a
     write (`add_task`, `update_label`; a `POST` may also search), is the one resource written.
     So is what a shared request helper returns when the caller passes it such a method
