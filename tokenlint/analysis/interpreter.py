@@ -16,7 +16,7 @@ string values known before run time); ``values`` holds the small predicates they
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Iterable, Iterator, Sequence, cast
 
 import libcst as cst
@@ -24,9 +24,9 @@ import libcst as cst
 from tokenlint.analysis import catalogue as cat
 from tokenlint.analysis.constants import (Constants, keyword_arg, le_in_annotation, module_constant,
                                           string_literal)
-from tokenlint.analysis.external import (CONTEXT_FAMILY, SERIALIZERS, SIZE_UNKNOWN, ExternalCalls, drained, http_body_bound,
-                                         is_context_param, limit_like, made_object, part_of, field_keeper,
-                                         field_of_body, json_body, json_record, listing_of,
+from tokenlint.analysis.external import (CONTEXT_FAMILY, ID_RECORDS_FAMILY, SERIALIZERS, SIZE_UNKNOWN, ExternalCalls,
+                                         drained, http_body_bound, is_context_param, limit_like, made_object, part_of,
+                                         field_keeper, field_of_body, json_body, json_record, listing_of,
                                          whole_record_sources)
 from tokenlint.analysis.followed import FollowedCalls, find_instance_attribute_classes, find_instance_collections
 from tokenlint.analysis.knowledge import Knowledge
@@ -306,6 +306,16 @@ def _list_default(node: cst.Call) -> bool:
     default = node.args[1].value
     return isinstance(default, (cst.List, cst.ListComp)) or (
         isinstance(default, cst.Call) and dotted_name(default.func) == "list")
+
+
+def _dict_default(node: cst.Call) -> bool:
+    """Whether ``x.get(key, default)`` gives a mapping when the key is missing (``{}``,
+    ``dict()``): the field is a nested record."""
+    if len(node.args) < 2:
+        return False
+    default = node.args[1].value
+    return (isinstance(default, cst.Dict) and not default.elements) or (
+        isinstance(default, cst.Call) and dotted_name(default.func) == "dict" and not default.args)
 
 
 def _record_like(t: Taint) -> bool:
@@ -981,6 +991,11 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
             elif json_record(m):
                 # ``for e in body["query"]``: the items of a JSON body
                 extra.append(listing_of(m))
+            elif m.kind == "object" and m.whole and m.family == ID_RECORDS_FAMILY and not m.keys:
+                # ``for item in body["value"]`` of ``GET /items?ids=...`` with the caller's ids:
+                # one record per identifier it named, each whole (a list of records per
+                # identifier too: its items are records again)
+                extra.append(replace(m, site=site))
             elif m.kind == "object" and m.whole:
                 # ``for frame in event["frames"]``: every item of a record's payload, as many
                 # as the service sends
@@ -1266,6 +1281,14 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
             keep = field_keeper(key, recv)
             default = union(*(self.expr(a.value) for a in node.args[1:]))
             return union(frozenset(keep(t) if _record_like(t) else t for t in recv), default)
+        if key is None and method == "get" and isinstance(func, cst.Attribute) and _dict_default(node) and \
+                any(_record_like(t) for t in recv) and not (
+                self.args_style == "mapping" and is_arguments_name(dotted_name(func.value))):
+            # ``quote.get(currency, {})``: a key chosen at run time whose default is a mapping
+            # picks one nested record of a record (of one picked from a JSON body, too), not a
+            # call into unreadable code
+            self._args_flow(node)
+            return frozenset(part_of(t) if _record_like(t) else t for t in recv)
         if dn == "getattr" and qn is None and len(node.args) >= 2:
             # ``getattr(record, "source", None)``: a field of the record, as ``record.source``
             held = self.expr(node.args[0].value)

@@ -131,6 +131,10 @@ class Marker:
     #: For a ``whole`` object: the rule that reports it reaching a response (TL105 for the JSON
     #: body of one resource, ``external.record_path``).
     rule: str = "TL108"
+    #: For the records a request named by identifiers (``external.ID_RECORDS_FAMILY``) and the
+    #: response they come from: the helper's parameters that held those identifiers, for each
+    #: caller to show they are its own (``FollowedCalls._from_helper``); empty once they are.
+    keys: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
