@@ -1054,6 +1054,17 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         keep = field_keeper(attr, base)
         return frozenset(keep(t) for t in base if not isinstance(t, Marker) or t.kind == "object")
 
+    def one_of(self, base: Flow, node: cst.CSTNode) -> Flow:
+        """One element of the collection ``base`` (``rows[0]``, ``next(iter(pages.values()))``,
+        at ``node``): one row of a query, one line; of an API listing, a record of unknown fields
+        (whole until a field is picked from it); one row of a DDL or a plan is the whole object
+        (``SHOW CREATE TABLE`` → DDL)."""
+        rest = frozenset(part_of(t) for t in base if not isinstance(t, (Src, Measure)) and
+                         (not isinstance(t, Marker) or t.kind == "object"))
+        if any(isinstance(t, Src) and t.code in ("TL105", "TL108") for t in base):
+            rest |= {Marker("object", self.a.site(self.mod, node), whole=True)}
+        return rest | {t for t in base if isinstance(t, Src) and t.code == "TL101" and _open_ended_row(t)}
+
     def subscript(self, node: cst.Subscript) -> Flow:
         """The flow of ``x[...]``: a model argument (``arguments["k"]`` in a low-level handler), one
         entry of a helper's dict result, a scalar field (``body["total"]``), one element by integer
@@ -1086,16 +1097,8 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
                     isinstance(node.value, cst.Call)
                     or (isinstance(node.value, cst.Name) and node.value.value not in self.element_names)
                     or (root is not None and root not in self.element_names)):
-                # ``client.list_widgets()[0]``, ``rows = ...; rows[0]``, ``found.actors[0]``: one
-                # element of the collection: one row of a query, one line; of an API listing, a
-                # record of unknown fields (whole until a field is picked from it)
-                rest = frozenset(part_of(t) for t in base if not isinstance(t, (Src, Measure)) and
-                                 (not isinstance(t, Marker) or t.kind == "object"))
-                if any(isinstance(t, Src) and t.code in ("TL105", "TL108") for t in base):
-                    rest |= {Marker("object", self.a.site(self.mod, node), whole=True)}
-                # one row of a DDL or a plan is the whole object (``SHOW CREATE TABLE`` → DDL)
-                rest |= {t for t in base if isinstance(t, Src) and t.code == "TL101" and _open_ended_row(t)}
-                return rest | entry
+                # ``client.list_widgets()[0]``, ``rows = ...; rows[0]``, ``found.actors[0]``
+                return self.one_of(base, node) | entry
             # an element or field keeps its source: rows iterate into ``r``, and ``r[0]`` is data;
             # an element of a table of clients is a client; a record's payload field
             # (``resp["Item"]``, ``page["content"]``) is as large as the record
@@ -1198,6 +1201,13 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         if dn in ("next", "max", "min") and qn in (None, dn) and node.args and \
                 isinstance(node.args[0].value, cst.GeneratorExp):
             self._one_element_generators.add(id(node.args[0].value))  # one element of the generator
+        first = node.args[0].value if dn == "next" and qn in (None, dn) and node.args else None
+        if isinstance(first, cst.Call) and dotted_name(first.func) == "iter" and len(first.args) == 1 and \
+                chain_root(first.args[0].value) not in self.element_names:
+            # ``next(iter(pages.values()))``: the first element, as ``pages[0]`` (of a row, ``r``,
+            # its first field is data: as ``r[0]``)
+            elements = self.expr(first.args[0].value)
+            return union(self.one_of(elements, node), union(*(self.expr(a.value) for a in node.args[1:])))
 
         # configured sources and bounds come first (user knowledge wins)
         if self.a.knowledge:
