@@ -111,6 +111,12 @@ class ExternalCalls(InterpreterState):
             if any(isinstance(t, Src) for t in args):
                 return None  # a function of data the tool holds: a formatter (tabulate(rows))
             family = qn
+        if family == CONTEXT_FAMILY and method == "sample":
+            # ``await ctx.sample(prompt, max_tokens=500)``: the completion the client sampled,
+            # capped by its own ``max_tokens``; its ``.text`` is a field of it, not an HTTP body
+            return frozenset({Marker("object", site, family=CONTEXT_FAMILY)})
+        if family == CONTEXT_FAMILY and method in VALUE_METHODS and method not in _CONTEXT_SMALL:
+            return frozenset(markers(recv, "object"))  # ``completion.strip()``: the same small value
         if family == CONTEXT_FAMILY and method is not None and (
                 method in _CONTEXT_SMALL or method.startswith(("send_", "report_", "log"))):
             return EMPTY  # ``ctx.info(...)``, ``ctx.report_progress(...)``: a notification

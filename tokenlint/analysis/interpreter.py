@@ -1039,9 +1039,11 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         if attr in ("text", "content", "body", "data") and (
             markers(base, "http_response")
             or (attr in ("text", "content") and response_like(dotted_name(node.value))
-                and not any(isinstance(t, Param) and t.site is None for t in base))
+                and not any(isinstance(t, Param) and t.site is None for t in base)
+                and not any(isinstance(t, Marker) and t.family == CONTEXT_FAMILY for t in base))
         ):
-            # (a helper's ``response`` parameter is whatever each caller passes: not a body here)
+            # (a helper's ``response`` parameter is whatever each caller passes: not a body here;
+            # nor is the completion ``response = await ctx.sample(...)`` the client sampled)
             return frozenset({Src("TL105", self.a.site(self.mod, node), f"HTTP response .{attr}",
                                   http_body_bound(base))})
         if attr == "objects":

@@ -48,7 +48,9 @@ class UnboundedHttpBody(SourceRule):
     API's own size: MEDIUM, however the caller's `limit` defaults (labelling rule 8). A cursor
     the API sent back, followed in a loop, drains every page (TL106). A GraphQL `mutation`
     document (every GraphQL operation is a `POST`) is a write, and the record it sends back
-    echoes the caller's input.
+    echoes the caller's input. The completion a tool samples from the client's model
+    (`response = await ctx.sample(prompt, max_tokens=400)`) is capped by its `max_tokens`: its
+    `.text` is no HTTP body, whatever the variable is called.
 
     ## Why is this bad?
     An API listing or a web page is as large as the server makes it. Proxying it straight to the
