@@ -474,9 +474,9 @@ class ExternalCalls(InterpreterState):
         text = self.string_value(url) if url is not None else None
         one = record_path(text)  # one resource (``GET /tasks/{task_id}``)
         fixed = one and fixed_resource(cast(str, text))  # (record_path holds only for a str)
-        if not one and singleton_path(text):  # the one resource of its kind (``GET /account/``)
-            one = fixed = True
         keys = self.identifier_request(node) if not one else None
+        if keys is None and not one and singleton_path(text):
+            one = fixed = True  # the one resource of its kind (``GET /account/``)
         if keys is not None:  # the records of the identifiers the caller named (``?ids=1,2``)
             return frozenset({Marker("http_response", site, sql_bound=self.request_bound(node), whole=True,
                                      family=ID_RECORDS_FAMILY, keys=keys)})
@@ -720,13 +720,19 @@ def singleton_path(url: str | None) -> bool:
     """Whether a request URL names a singleton resource of fixed fields: its last path segment is
     a literal, singular noun of ``_FIXED_RECORD_NOUNS`` (``/account/``, ``/api/v1/me``,
     ``/_cluster/health``, ``/version``), the REST convention for the one resource of its kind
-    (the caller's account, the service's status). ``/users`` (a collection) is not."""
+    (the caller's account, the service's status), or ``latest``/``current`` after a collection
+    of such records (``/quotes/latest``: the newest one; GitHub's ``/releases/latest`` is one
+    release, of open-ended notes, and not this). ``/users`` (a collection) is not."""
     if not url or "?" in url:
         return False
-    last = url.rstrip("/").split("/")[-1]
+    segments = url.rstrip("/").split("/")
+    last = segments[-1]
     if not last or "{" in last or not last.replace("_", "").replace("-", "").isalpha():
         return False
     ws = words(last)
+    if ws in (["latest"], ["current"]) and len(segments) > 1 and "{" not in segments[-2]:
+        # ``/quotes/latest``, ``/prices/current``: the newest of a collection of fixed records
+        return fixed_record(segments[-2])
     return bool(ws) and ws[-1] in _FIXED_RECORD_NOUNS
 
 

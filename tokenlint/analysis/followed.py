@@ -178,7 +178,7 @@ class FollowedCalls(InterpreterState):
                 for k, f in entries.items()}
         out = ack_of_write(self._from_helper(summary.returned(), node, fn, arg_flows), node, self.action_name,
                            self.string_value)
-        out = self.records_of_identifiers(record_of_get(out, node, self.string_value), node)
+        out = record_of_get(self.records_of_identifiers(out, node), node, self.string_value)
         page = self.cursor_bound(node)
         if page is not None:  # ``api.get_tasks(cursor=cursor)``: one page of the API's own size
             out = frozenset(t.with_bound(page) if isinstance(t, Src) else t for t in out)

@@ -27,7 +27,8 @@ class UnboundedHttpBody(SourceRule):
     fields the API fixes (`/users/{id}`, `/projects/{id}`, `/datasources/uid/{uid}`; see
     TL108). `/tasks/{task_id}/comments` or a query string (`?q=`) is a listing. A `GET` of a
     singleton resource (`account/`, `/me`, `/health`: a singular noun of a fixed record as the
-    last path segment) is one small record. A `GET` that names its records by identifiers the
+    last path segment; `/quotes/latest`, the newest of a collection of fixed records) is one
+    small record. A `GET` that names its records by identifiers the
     caller gave, in a query parameter keyed by a bare identifier word (`params={"ids":
     ",".join(ids)}`, `?id=`, `?slug=`, `?symbol=`), returns one record per identifier: its size
     follows the caller's own input, so fields picked from each record are small; the records
