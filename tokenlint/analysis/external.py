@@ -118,6 +118,12 @@ class ExternalCalls(InterpreterState):
             if any(isinstance(t, Src) for t in args):
                 return None  # a function of data the tool holds: a formatter (tabulate(rows))
             family = qn
+        if family == CONTEXT_FAMILY and method == "sample":
+            # ``await ctx.sample(prompt, max_tokens=500)``: the completion the client sampled,
+            # capped by its own ``max_tokens``; its ``.text`` is a field of it, not an HTTP body
+            return frozenset({Marker("object", site, family=CONTEXT_FAMILY)})
+        if family == CONTEXT_FAMILY and method in VALUE_METHODS and method not in _CONTEXT_SMALL:
+            return frozenset(markers(recv, "object"))  # ``completion.strip()``: the same small value
         if family == CONTEXT_FAMILY and method is not None and (
                 method in _CONTEXT_SMALL or method.startswith(("send_", "report_", "log"))):
             return EMPTY  # ``ctx.info(...)``, ``ctx.report_progress(...)``: a notification
@@ -554,13 +560,67 @@ class ExternalCalls(InterpreterState):
         text = self.string_value(url) if url is not None else None
         one = record_path(text)  # one resource (``GET /tasks/{task_id}``)
         fixed = one and fixed_resource(cast(str, text))  # (record_path holds only for a str)
-        if not one and singleton_path(text):  # the one resource of its kind (``GET /account/``)
-            one = fixed = True
+        keys = self.identifier_request(node) if not one else None
+        if keys is None and not one and singleton_path(text):
+            one = fixed = True  # the one resource of its kind (``GET /account/``)
+        if keys is not None:  # the records of the identifiers the caller named (``?ids=1,2``)
+            return frozenset({Marker("http_response", site, sql_bound=self.request_bound(node), whole=True,
+                                     family=ID_RECORDS_FAMILY, keys=keys)})
         url_param = url.value if self.helper and isinstance(url, cst.Name) and any(
             isinstance(t, Param) and t.site is None and t.name == url.value for t in self.env.get(url.value, EMPTY)) \
             else None  # (the caller's URL decides: ``_from_helper``)
         return frozenset({Marker("http_response", site, sql_bound=self.request_bound(node), whole=one, fixed=fixed,
                                  url_param=url_param)})
+
+    def identifier_request(self, node: cst.Call) -> tuple[str, ...] | None:
+        """Whether a request is a ``GET`` that names the records it wants by identifiers the caller
+        gave: a query parameter (``params=`` / a dict passed positionally / the URL's query string)
+        keyed by a bare identifier word (``id``, ``ids``, ``slug``, ``symbol``: ``identifier_key``)
+        whose value is a parameter, nothing the tool read (``params={"ids": ",".join(ids)}``), and
+        no search key beside it. Such a batch read returns one record per identifier (the REST
+        convention of ``GET /items?ids=1,2``: the Azure DevOps, CoinMarketCap, Stripe, JSON:API
+        ``filter[id]`` APIs), so its size follows the caller's own input (labelling rule 6). Gives
+        the helper's parameters that held the identifiers (``Marker.keys``; ``()`` when they are
+        the tool's own), or None when the request is not one. A key naming another entity's
+        identifier (``project_id``, ``post_id``: a filter listing that entity's children) is no
+        identifier of the records."""
+        if http_write(node, self.action_name) or any(
+                w in ("post", "put", "patch", "delete") for w in words(_callee_name(node))):
+            return None
+        pairs: list[tuple[str | None, cst.BaseExpression]] = []
+        for a in node.args:
+            literal = string_literal(a.value)
+            if literal is not None and literal.isalpha() and literal.lower() != "get":
+                return None  # ``_request("POST", ...)``
+            if a.keyword is not None and a.keyword.value == "params":
+                pairs += self._dict_pairs(a.value)
+            elif a.keyword is None or a.keyword.value == "url":
+                pairs += self._dict_pairs(a.value) + _query_string_pairs(self.url_parts(a.value))
+        named = [v for k, v in pairs if k is not None and identifier_key(k)]
+        if not named or any(k is not None and k.lower() in _SEARCH_KEYS for k, _ in pairs):
+            return None
+        keys: set[str] = set()
+        for value in named:
+            flow = self.expr(value)
+            ps = params(flow)
+            if not ps or any(isinstance(t, Src) or (isinstance(t, Marker) and t.whole) for t in flow):
+                return None
+            keys |= {p.name for p in ps if p.site is None}
+        return tuple(sorted(keys))
+
+    def records_of_identifiers(self, flow: Flow, node: cst.Call) -> Flow:
+        """What a project helper that sends a request returns when this call passes it a ``GET``
+        naming its records by the caller's identifiers (``identifier_request``:
+        ``self._request("GET", "/v2/items/info", params=params)`` with ``params["id"] = id``):
+        the JSON body, one record per identifier (an ``ID_RECORDS_FAMILY`` marker, read whole);
+        other sources pass unchanged."""
+        if not any(json_body(t) for t in flow):
+            return flow
+        keys = self.identifier_request(node)
+        if keys is None:
+            return flow
+        return frozenset(Marker("object", t.site, t.bound, whole=True, rule="TL105", family=ID_RECORDS_FAMILY,
+                                keys=keys) if isinstance(t, Src) and json_body(t) else t for t in flow)
 
 
 def _query_string_pairs(parts: list[str | cst.BaseExpression | None]) -> list[tuple[str | None, cst.BaseExpression]]:
@@ -690,6 +750,11 @@ def rpc_write(endpoint: str) -> bool:
 #: rule 6, "created entities echoed back").
 ACK_FAMILY = "write.ack"
 
+#: Family of the ``object`` marker of the JSON body of a ``GET`` that names the records it wants by
+#: identifiers the caller gave (``params={"ids": ",".join(ids)}``: ``records_of_identifiers``):
+#: one record per identifier, each read whole until a field is picked from it.
+ID_RECORDS_FAMILY = "json.id_records"
+
 
 def graphql_mutation(node: cst.Call, text_of: Callable[[cst.BaseExpression], str | None]) -> bool:
     """Whether a call passes a GraphQL mutation document (``self._execute(mutation, variables)``
@@ -755,6 +820,23 @@ ID_WORDS = _ID_WORDS = frozenset({"id", "identifier", "uid", "uuid", "guid", "ke
                        "username", "login", "handle", "ref", "code", "symbol"})
 
 
+#: Bare identifier words of a query parameter that names the records a ``GET`` returns (``?id=``,
+#: ``?ids=``, ``?slug=``, ``?symbol=``, ``?id_list=``); ``key`` is left out (Google's API key).
+_RECORD_ID_KEYS = frozenset({"id", "ids", "uid", "uids", "uuid", "uuids", "guid", "guids", "slug", "slugs",
+                             "symbol", "symbols"})
+
+#: Query parameters of a search: beside them an identifier filters a listing.
+_SEARCH_KEYS = frozenset({"q", "query", "search", "filter", "where", "sql", "keyword", "keywords", "text", "term"})
+
+
+def identifier_key(key: str) -> bool:
+    """Whether a query parameter's key is a bare identifier of the records requested
+    (``_RECORD_ID_KEYS``: ``id``, ``ids``, ``slug``, ``id_list``), not another entity's
+    (``project_id``) nor a credential (``key``)."""
+    ws = words(key)
+    return bool(ws) and ws[0] in _RECORD_ID_KEYS and (len(ws) == 1 or ws[1:] == ["list"])
+
+
 def record_path(url: str | None) -> bool:
     """Whether a request URL (``string_value`` text, f-string holes as ``{expr}``) names one
     resource: its path ends in a placeholder for an identifier (``{base}/tasks/{task_id}``,
@@ -779,13 +861,19 @@ def singleton_path(url: str | None) -> bool:
     """Whether a request URL names a singleton resource of fixed fields: its last path segment is
     a literal, singular noun of ``_FIXED_RECORD_NOUNS`` (``/account/``, ``/api/v1/me``,
     ``/_cluster/health``, ``/version``), the REST convention for the one resource of its kind
-    (the caller's account, the service's status). ``/users`` (a collection) is not."""
+    (the caller's account, the service's status), or ``latest``/``current`` after a collection
+    of such records (``/quotes/latest``: the newest one; GitHub's ``/releases/latest`` is one
+    release, of open-ended notes, and not this). ``/users`` (a collection) is not."""
     if not url or "?" in url:
         return False
-    last = url.rstrip("/").split("/")[-1]
+    segments = url.rstrip("/").split("/")
+    last = segments[-1]
     if not last or "{" in last or not last.replace("_", "").replace("-", "").isalpha():
         return False
     ws = words(last)
+    if ws in (["latest"], ["current"]) and len(segments) > 1 and "{" not in segments[-2]:
+        # ``/quotes/latest``, ``/prices/current``: the newest of a collection of fixed records
+        return fixed_record(segments[-2])
     return bool(ws) and ws[-1] in _FIXED_RECORD_NOUNS
 
 
@@ -856,7 +944,9 @@ def whole_record_sources(flow: Flow) -> list[Src]:
     for m in markers(flow, "object"):
         if m.whole:
             node = m.site.node
-            if isinstance(node, cst.Subscript):  # an entry of a run-time collection
+            if m.family == ID_RECORDS_FAMILY:
+                what = "the records named by the caller's identifiers (each returned whole, every field)"
+            elif isinstance(node, cst.Subscript):  # an entry of a run-time collection
                 what = f"{dotted_name(node.value) or '…'}[…] (one entry returned whole, every field)"
             else:
                 callee = dotted_name(node.func) if isinstance(node, cst.Call) else None
@@ -956,9 +1046,13 @@ def listing_of(t: Taint) -> Taint:
 
 
 def part_of(t: Taint) -> Taint:
-    """A field or attribute of a whole record is one part of it (``info["title"]``); so is a
-    field of a helper's parameter (``project.root``), whatever each caller passes."""
+    """A field or attribute of a whole record is one part of it (``info["title"]``), itself a
+    record of that one (``fixed``: ``body["owner"].get("name")`` picks a field of the nested
+    record, not a call into unreadable code); so is a field of a helper's parameter
+    (``project.root``), whatever each caller passes."""
     if isinstance(t, Marker) and t.whole:
+        if t.kind == "object":
+            return replace(t, whole=False, fixed=True, family=None if t.family == ID_RECORDS_FAMILY else t.family)
         return replace(t, whole=False)
     if isinstance(t, Param) and t.site is None and not t.part:
         return replace(t, part=True)

@@ -16,11 +16,11 @@ from typing import TYPE_CHECKING, Iterator, Sequence, cast
 import libcst as cst
 
 from tokenlint.analysis import catalogue as cat
-from tokenlint.analysis.external import (SIZE_UNKNOWN, _query_string_pairs, ack_of_write, drained, fixed_resource, part_of,
-                                         record_of_get, record_path, singleton_path)
+from tokenlint.analysis.external import (ID_RECORDS_FAMILY, SIZE_UNKNOWN, _query_string_pairs, ack_of_write, drained,
+                                         fixed_resource, part_of, record_of_get, record_path, singleton_path)
 from tokenlint.analysis.state import InterpreterState, SqlBound
-from tokenlint.analysis.taints import (EMPTY, Bound, Flow, Marker, Measure, Param, Src, apply_bound, markers, params,
-                                      union)
+from tokenlint.analysis.taints import (EMPTY, Bound, Flow, Marker, Measure, Param, Src, Taint, apply_bound, markers,
+                                      params, union)
 from tokenlint.analysis.shapes import words
 from tokenlint.analysis.values import MAX_HELPER_DEPTH, body_of, chain_root, defs_in, empty_collection, is_stdlib
 from tokenlint.source.imports import dotted_name
@@ -218,7 +218,7 @@ class FollowedCalls(InterpreterState):
                 for k, f in entries.items()}
         out = ack_of_write(self._from_helper(summary.returned(), node, fn, arg_flows), node, self.action_name,
                            self.string_value)
-        out = record_of_get(out, node, self.string_value)
+        out = record_of_get(self.records_of_identifiers(out, node), node, self.string_value)
         page = self.cursor_bound(node)
         if page is not None:  # ``api.get_tasks(cursor=cursor)``: one page of the API's own size
             out = frozenset(t.with_bound(page) if isinstance(t, Src) else t for t in out)
@@ -273,6 +273,8 @@ class FollowedCalls(InterpreterState):
                     # what a helper made of the elements of a cursor it was given
                     # (``def to_docs(cursor): return [clean(d) for d in cursor]``): every row
                     out |= drained(markers(passed), self.a.site(self.mod, node), f"{fn.name.value}()")
+            elif isinstance(t, Marker) and t.family == ID_RECORDS_FAMILY and t.keys:
+                out.add(self._identifiers_passed(t, node, fn, arg_flows))
             elif isinstance(t, Src) and t.bound is not None and t.bound.sql_param:
                 # the helper ran the SQL it was given: the bound is the one of the text passed
                 arg = arg_node(node, fn, t.bound.sql_param)
@@ -394,6 +396,26 @@ class FollowedCalls(InterpreterState):
         if query:  # the URL of a request the helper sends (``_get(client, f"{api}?limit={n}")``)
             return self.pairs_bound(query, node)
         return self.sql_bound(arg, arg_flows.get(bound.sql_param, EMPTY), bound.site) if arg is not None else None
+
+    def _identifiers_passed(self, m: Marker, node: cst.Call, fn: cst.FunctionDef, arg_flows: dict[str, Flow]) -> Taint:
+        """The records a helper's request named by the identifiers its parameters held
+        (``Marker.keys``), as this call binds them: still one record per identifier when what
+        the call passes for each is its own parameter (the tool's, or this helper's, which its
+        callers show in turn); else (identifiers the tool read: ``ids = [w["id"] for w in
+        found]``, or a constant) the JSON body of a request tokenlint cannot size (TL105). A
+        parameter the call leaves at its default names nothing."""
+        keys: set[str] = set()
+        for name in m.keys:
+            if arg_node(node, fn, name) is None:
+                continue  # (``get_info(id=x)`` leaving ``slug=None``)
+            flow = arg_flows.get(name, EMPTY)
+            ps = params(flow)
+            if not ps or any(isinstance(t, Src) or (isinstance(t, Marker) and t.whole) for t in flow):
+                if m.kind == "http_response":
+                    return replace(m, whole=False, family=None, keys=())
+                return Src("TL105", m.site, "HTTP response .json()", m.sql_bound)
+            keys |= {p.name for p in ps if p.site is None}
+        return replace(m, keys=tuple(sorted(keys)))
 
     def _rebound(self, src: Src, fn: cst.FunctionDef, arg_flows: dict[str, Flow], node: cst.Call | None = None) -> Src:
         """``src`` bounded by a helper's parameter, as this call binds it: the caller's value, or

@@ -16,7 +16,7 @@ string values known before run time); ``values`` holds the small predicates they
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Iterable, Iterator, Sequence, cast
 
 import libcst as cst
@@ -24,9 +24,9 @@ import libcst as cst
 from tokenlint.analysis import catalogue as cat
 from tokenlint.analysis.constants import (Constants, keyword_arg, le_in_annotation, module_constant,
                                           string_literal)
-from tokenlint.analysis.external import (CONTEXT_FAMILY, SERIALIZERS, SIZE_UNKNOWN, ExternalCalls, drained, http_body_bound,
-                                         is_context_param, limit_like, made_object, part_of, field_keeper,
-                                         field_of_body, json_body, json_record, listing_of,
+from tokenlint.analysis.external import (CONTEXT_FAMILY, ID_RECORDS_FAMILY, SERIALIZERS, SIZE_UNKNOWN, ExternalCalls,
+                                         drained, http_body_bound, is_context_param, limit_like, made_object, part_of,
+                                         field_keeper, field_of_body, json_body, json_record, listing_of,
                                          whole_record_sources)
 from tokenlint.analysis.followed import FollowedCalls, find_instance_attribute_classes, find_instance_collections
 from tokenlint.analysis.knowledge import Knowledge
@@ -327,6 +327,16 @@ def _list_default(node: cst.Call) -> bool:
     default = node.args[1].value
     return isinstance(default, (cst.List, cst.ListComp)) or (
         isinstance(default, cst.Call) and dotted_name(default.func) == "list")
+
+
+def _dict_default(node: cst.Call) -> bool:
+    """Whether ``x.get(key, default)`` gives a mapping when the key is missing (``{}``,
+    ``dict()``): the field is a nested record."""
+    if len(node.args) < 2:
+        return False
+    default = node.args[1].value
+    return (isinstance(default, cst.Dict) and not default.elements) or (
+        isinstance(default, cst.Call) and dotted_name(default.func) == "dict" and not default.args)
 
 
 def _record_like(t: Taint) -> bool:
@@ -1028,6 +1038,11 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
             elif json_record(m):
                 # ``for e in body["query"]``: the items of a JSON body
                 extra.append(listing_of(m))
+            elif m.kind == "object" and m.whole and m.family == ID_RECORDS_FAMILY and not m.keys:
+                # ``for item in body["value"]`` of ``GET /items?ids=...`` with the caller's ids:
+                # one record per identifier it named, each whole (a list of records per
+                # identifier too: its items are records again)
+                extra.append(replace(m, site=site))
             elif m.kind == "object" and m.whole:
                 # ``for frame in event["frames"]``: every item of a record's payload, as many
                 # as the service sends
@@ -1071,9 +1086,11 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         if attr in ("text", "content", "body", "data") and (
             markers(base, "http_response")
             or (attr in ("text", "content") and response_like(dotted_name(node.value))
-                and not any(isinstance(t, Param) and t.site is None for t in base))
+                and not any(isinstance(t, Param) and t.site is None for t in base)
+                and not any(isinstance(t, Marker) and t.family == CONTEXT_FAMILY for t in base))
         ):
-            # (a helper's ``response`` parameter is whatever each caller passes: not a body here)
+            # (a helper's ``response`` parameter is whatever each caller passes: not a body here;
+            # nor is the completion ``response = await ctx.sample(...)`` the client sampled)
             return frozenset({Src("TL105", self.a.site(self.mod, node), f"HTTP response .{attr}",
                                   http_body_bound(base))})
         if attr == "objects":
@@ -1085,6 +1102,17 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         # record, as ``mr["description"]``; another field is one part of it
         keep = field_keeper(attr, base)
         return frozenset(keep(t) for t in base if not isinstance(t, Marker) or t.kind == "object")
+
+    def one_of(self, base: Flow, node: cst.CSTNode) -> Flow:
+        """One element of the collection ``base`` (``rows[0]``, ``next(iter(pages.values()))``,
+        at ``node``): one row of a query, one line; of an API listing, a record of unknown fields
+        (whole until a field is picked from it); one row of a DDL or a plan is the whole object
+        (``SHOW CREATE TABLE`` → DDL)."""
+        rest = frozenset(part_of(t) for t in base if not isinstance(t, (Src, Measure)) and
+                         (not isinstance(t, Marker) or t.kind == "object"))
+        if any(isinstance(t, Src) and t.code in ("TL105", "TL108") for t in base):
+            rest |= {Marker("object", self.a.site(self.mod, node), whole=True)}
+        return rest | {t for t in base if isinstance(t, Src) and t.code == "TL101" and _open_ended_row(t)}
 
     def subscript(self, node: cst.Subscript) -> Flow:
         """The flow of ``x[...]``: a model argument (``arguments["k"]`` in a low-level handler), one
@@ -1118,16 +1146,8 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
                     isinstance(node.value, cst.Call)
                     or (isinstance(node.value, cst.Name) and node.value.value not in self.element_names)
                     or (root is not None and root not in self.element_names)):
-                # ``client.list_widgets()[0]``, ``rows = ...; rows[0]``, ``found.actors[0]``: one
-                # element of the collection: one row of a query, one line; of an API listing, a
-                # record of unknown fields (whole until a field is picked from it)
-                rest = frozenset(part_of(t) for t in base if not isinstance(t, (Src, Measure)) and
-                                 (not isinstance(t, Marker) or t.kind == "object"))
-                if any(isinstance(t, Src) and t.code in ("TL105", "TL108") for t in base):
-                    rest |= {Marker("object", self.a.site(self.mod, node), whole=True)}
-                # one row of a DDL or a plan is the whole object (``SHOW CREATE TABLE`` → DDL)
-                rest |= {t for t in base if isinstance(t, Src) and t.code == "TL101" and _open_ended_row(t)}
-                return rest | entry
+                # ``client.list_widgets()[0]``, ``rows = ...; rows[0]``, ``found.actors[0]``
+                return self.one_of(base, node) | entry
             # an element or field keeps its source: rows iterate into ``r``, and ``r[0]`` is data;
             # an element of a table of clients is a client; a record's payload field
             # (``resp["Item"]``, ``page["content"]``) is as large as the record
@@ -1230,6 +1250,13 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         if dn in ("next", "max", "min") and qn in (None, dn) and node.args and \
                 isinstance(node.args[0].value, cst.GeneratorExp):
             self._one_element_generators.add(id(node.args[0].value))  # one element of the generator
+        first = node.args[0].value if dn == "next" and qn in (None, dn) and node.args else None
+        if isinstance(first, cst.Call) and dotted_name(first.func) == "iter" and len(first.args) == 1 and \
+                chain_root(first.args[0].value) not in self.element_names:
+            # ``next(iter(pages.values()))``: the first element, as ``pages[0]`` (of a row, ``r``,
+            # its first field is data: as ``r[0]``)
+            elements = self.expr(first.args[0].value)
+            return union(self.one_of(elements, node), union(*(self.expr(a.value) for a in node.args[1:])))
 
         # configured sources and bounds come first (user knowledge wins)
         if self.a.knowledge:
@@ -1313,6 +1340,14 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
             keep = field_keeper(key, recv)
             default = union(*(self.expr(a.value) for a in node.args[1:]))
             return union(frozenset(keep(t) if _record_like(t) else t for t in recv), default)
+        if key is None and method == "get" and isinstance(func, cst.Attribute) and _dict_default(node) and \
+                any(_record_like(t) for t in recv) and not (
+                self.args_style == "mapping" and is_arguments_name(dotted_name(func.value))):
+            # ``quote.get(currency, {})``: a key chosen at run time whose default is a mapping
+            # picks one nested record of a record (of one picked from a JSON body, too), not a
+            # call into unreadable code
+            self._args_flow(node)
+            return frozenset(part_of(t) if _record_like(t) else t for t in recv)
         if dn == "getattr" and qn is None and len(node.args) >= 2:
             # ``getattr(record, "source", None)``: a field of the record, as ``record.source``
             held = self.expr(node.args[0].value)

@@ -14,7 +14,7 @@ import libcst as cst
 
 from tokenlint.analysis import catalogue as cat
 from tokenlint.analysis.constants import keyword_arg, string_literal
-from tokenlint.analysis.external import ID_WORDS, QUERY_KEYWORDS, http_body_bound
+from tokenlint.analysis.external import ID_RECORDS_FAMILY, ID_WORDS, QUERY_KEYWORDS, http_body_bound
 from tokenlint.analysis.shapes import Shape, words
 from tokenlint.analysis.state import InterpreterState, SqlBound
 from tokenlint.analysis.taints import (EMPTY, Bound, Flow, Marker, Param, Site, Src, apply_bound, markers, params,
@@ -91,6 +91,11 @@ class LibraryCalls(InterpreterState):
             if markers(recv, "http_ack") and not markers(recv, "http_response"):
                 return frozenset({Marker("object", site)})  # the resource a write sent back
             responses = markers(recv, "http_response")
+            if responses and all(m.family == ID_RECORDS_FAMILY for m in responses):
+                # ``httpx.get(url, params={"ids": ids}).json()``: a record per identifier named
+                return frozenset({Marker("object", site, http_body_bound(recv), whole=True, rule="TL105",
+                                         family=ID_RECORDS_FAMILY,
+                                         keys=tuple(sorted({k for m in responses for k in m.keys})))})
             if responses and all(m.whole for m in responses):
                 # ``client.get(f"{base}/tasks/{task_id}").json()``: one resource (``record_path``),
                 # read whole unless its entity has fixed fields (``GET /datasources/{id}``)
@@ -113,7 +118,11 @@ class LibraryCalls(InterpreterState):
                 text = self.string_value(node.args[0].value)  # (a query built line by line)
                 self.string_items[recv_name] = [*self.string_items[recv_name], text if text is not None else "{expr}"]
             flow = self._args_flow(node)
-            if self.accumulate(node.func.value, frozenset(t for t in flow if not isinstance(t, Marker))) is not None:
+            # (a record of a batch read by identifiers, or its payload, is data:
+            # ``out.append({"blurb": book.get("description")})``)
+            kept = frozenset(t for t in flow
+                             if not isinstance(t, Marker) or (t.whole and t.family == ID_RECORDS_FAMILY))
+            if self.accumulate(node.func.value, kept) is not None:
                 return EMPTY
         if method == "fetchall":
             bound = None

@@ -140,6 +140,10 @@ class Marker:
     #: (``def _get(client, url): return await client.get(url)``); each caller's URL says whether
     #: it names one resource (``FollowedCalls._from_helper``).
     url_param: str | None = None
+    #: For the records a request named by identifiers (``external.ID_RECORDS_FAMILY``) and the
+    #: response they come from: the helper's parameters that held those identifiers, for each
+    #: caller to show they are its own (``FollowedCalls._from_helper``); empty once they are.
+    keys: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -35,20 +35,31 @@ class UnboundedHttpBody(SourceRule):
     fields the API fixes (`/users/{id}`, `/projects/{id}`, `/datasources/uid/{uid}`; see
     TL108). `/tasks/{task_id}/comments` or a query string (`?q=`) is a listing. A `GET` of a
     singleton resource (`account/`, `/me`, `/health`: a singular noun of a fixed record as the
-    last path segment) is one small record.
+    last path segment; `/quotes/latest`, the newest of a collection of fixed records) is one
+    small record. A `GET` that names its records by identifiers the
+    caller gave, in a query parameter keyed by a bare identifier word (`params={"ids":
+    ",".join(ids)}`, `?id=`, `?slug=`, `?symbol=`), returns one record per identifier: its size
+    follows the caller's own input, so fields picked from each record are small; the records
+    returned whole, or their open-ended payload (`description`), are still flagged. Given
+    identifiers the tool read (from a search: as many as it found), or keyed by another entity's
+    identifier (`?project_id=`: a listing of that project's items), it is the whole body.
 
     A JSON body is a listing or one record. A field picked from it by a singular key
     (`body["data"]["plan"]`, `.get("usage", {})`) is one nested record, small; a field picked by a
     payload, listing or plural key (`data`, `result`, `value`, `query`, `search`, `items`,
     `tasks`), with a list default (`.get("markets", [])`), or a picked record iterated, is the
-    listing an envelope wraps, as large as the body.
+    listing an envelope wraps, as large as the body. A field of a nested record is one field of
+    it (`book["publisher"].get("name")`), and so is a nested record picked by a key chosen at run
+    time with a mapping default (`quote.get(currency, {})`).
 
     A request that hands the API a page cursor the caller gave (`cursor`, `page_token`,
     `starting_after`, as a keyword, in `params` or in the query string) gets one page of the
     API's own size: MEDIUM, however the caller's `limit` defaults (labelling rule 8). A cursor
     the API sent back, followed in a loop, drains every page (TL106). A GraphQL `mutation`
     document (every GraphQL operation is a `POST`) is a write, and the record it sends back
-    echoes the caller's input.
+    echoes the caller's input. The completion a tool samples from the client's model
+    (`response = await ctx.sample(prompt, max_tokens=400)`) is capped by its `max_tokens`: its
+    `.text` is no HTTP body, whatever the variable is called.
 
     ## Why is this bad?
     An API listing or a web page is as large as the server makes it. Proxying it straight to the

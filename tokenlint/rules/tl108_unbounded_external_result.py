@@ -53,7 +53,7 @@ class UnboundedExternalResult(SourceRule):
       `permalink`), the acknowledgement of a write (also of a helper named for one,
       `conn.unlink(model, ids)`, and of an RPC method that writes, `_call("reactions.add", …)`), a handle
       (`Client(...)`). A record returned whole (`return client.get_build_info(n)`,
-      `listing()[0]`) is of open-ended contents, every field the service sends, unless it is
+      `listing()[0]`, `next(iter(pages.values()))`) is of open-ended contents, every field the service sends, unless it is
       status-like or an entity whose fields the API fixes (a user, an account, a project, a task,
       a label, a datasource, a quote…: `get_datasource_by_uid(uid)`, a client's bare `info()`;
       labelling rule 5's "one user, one DAG"); an issue, an item, a document, an index, a build
