@@ -19,7 +19,7 @@ from tokenlint.analysis import catalogue as cat
 from tokenlint.analysis.external import SIZE_UNKNOWN, ack_of_write, drained, part_of, record_of_get
 from tokenlint.analysis.state import InterpreterState, SqlBound
 from tokenlint.analysis.taints import (EMPTY, Bound, Flow, Marker, Measure, Param, Src, apply_bound, markers, params,
-                                      union)
+                                      scalar_of, union)
 from tokenlint.analysis.values import MAX_HELPER_DEPTH, body_of, defs_in, empty_collection, is_stdlib
 from tokenlint.source.imports import dotted_name
 from tokenlint.source.walk import code_children
@@ -223,6 +223,11 @@ class FollowedCalls(InterpreterState):
                     # of fields it picked, ``{"id": p.id, ...}``, holds no payload)
                     out.add(Src("TL108", self.a.site(self.mod, node),
                                 f"the payload of a record given to {fn.name.value}() {SIZE_UNKNOWN}"))
+                    continue
+                if t.scalar:
+                    # ``def digest(text): return sha256(text.encode()).hexdigest()``: a scalar of
+                    # what this call passes (its limits, measures), not the data
+                    out |= scalar_of(passed)
                     continue
                 out |= frozenset(part_of(x) for x in passed) if t.part else passed
                 if t.part:

@@ -375,6 +375,8 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         #: Names bound to elements by a ``for`` or a comprehension (``r`` in ``for r in rows``):
         #: ``r[0]`` is a field of an element, still part of the collection being built.
         self.element_names: set[str] = set()
+        #: Comprehensions being evaluated (their elements are made once per element iterated).
+        self.comprehension_depth = 0
         #: Nested defs being interpreted (recursion guard) and calls built for them (kept alive
         #: so their interned sites stay valid).
         self._active: frozenset[int] = frozenset()
@@ -952,6 +954,7 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         saved = dict(self.env)
         iterated: set = set()
         clause: cst.CompFor | None = for_in
+        self.comprehension_depth += 1
         while clause is not None:
             it = self.expr(clause.iter)
             self.element_names |= {n.value for n in _subexpressions(clause.target) if isinstance(n, cst.Name)}
@@ -962,6 +965,7 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
                 self.condition(cond.test)
             clause = clause.inner_for_in
         flow = union(*(self.expr(e) for e in elts))
+        self.comprehension_depth -= 1
         self.env = saved
         if id(node) in self._one_element_generators:
             return flow
@@ -1285,7 +1289,7 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         if qn in (None, "min") and dn == "min":
             return self.min_call(node)
         if dn in cat.SCALAR_BUILTINS and qn is None:
-            return scalar_of(self._args_flow(node))
+            return self.value_scalar(self._args_flow(node), [a.value for a in node.args])
         if qn in ("itertools.islice",) and node.args:
             flow = self.expr(node.args[0].value)
             stop = node.args[-1].value if len(node.args) >= 2 else None
@@ -1422,6 +1426,16 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
 
     def _args_flow(self, node: cst.Call) -> Flow:
         return union(*(self.expr(a.value) for a in node.args))
+
+    def value_scalar(self, flow: Flow, exprs: Iterable[cst.BaseExpression]) -> Flow:
+        """A number, flag or digest made of ``flow`` (``int(n)``, ``h.hexdigest()``), whose
+        operands are ``exprs``: ``scalar_of``, marking a helper's placeholder ``scalar`` (each
+        caller gets a scalar of what it passes) unless an operand names an element of a loop
+        (``[int(r) for r in rows]`` is one number per row: as many as the caller passes) or it is
+        made in a loop (one per round, of whatever the round picked)."""
+        whole = self.helper and not self.loop_accumulators and not self.comprehension_depth and not any(
+            isinstance(n, cst.Name) and n.value in self.element_names for e in exprs for n in walk(e))
+        return scalar_of(flow, whole_value=whole)
 
     def mapping_param(self, key: str, default: cst.BaseExpression | None, node: cst.CSTNode,
                       required: bool = False) -> Flow:

@@ -128,7 +128,7 @@ class LibraryCalls(InterpreterState):
             # ``while row := cur.fetchone(): ...``: a row (or a batch) each round, every row of
             # the query in the end (PEP 249), bounded as the query is
             curs = markers(recv, "cursor")
-            rows = curs[0].sql_bound if curs else None
+            rows: SqlBound = curs[0].sql_bound if curs else None
             if rows is None and recv_name in self.sql_of:
                 rows = self.sql_of[recv_name]  # ``cur = conn.cursor(); cur.execute(sql)``
             if rows == "aggregate":
@@ -206,7 +206,8 @@ class LibraryCalls(InterpreterState):
             return apply_bound(recv, b) if b else recv
         if method in cat.SCALAR_METHODS:
             self._args_flow(node)
-            return scalar_of(recv)
+            # (``sha256(text.encode()).hexdigest()``: a digest of the value, not the value)
+            return self.value_scalar(recv, [node.func.value] if isinstance(node.func, cst.Attribute) else [])
         if method in ("get", "pop") and args and isinstance(node.func, cst.Attribute) and \
                 any(is_collection_src(t) for t in recv):
             # ``NOTES.get(name)``: one element of a run-time collection, not all of it

@@ -89,6 +89,10 @@ class UnboundedExternalResult(SourceRule):
     bounded by a count tokenlint cannot see: MEDIUM, never NONE. A call handed the caller's page
     cursor (`starting_after=cursor`) returns one page of the API's own size: MEDIUM.
 
+    A number, flag or digest a helper makes of what it is given (`int(n)`,
+    `sha256(text.encode()).hexdigest()`) is a scalar for each caller: a write that answers with
+    the digest of the file it rewrote returns no file.
+
     A conversion of data the tool holds (`Message.to_dict(m)`, `json.dumps(rows)`) is that data.
     Calls judged small by their name alone are listed per tool as `untraced_calls` in the JSON
     report and mark the verdict `NONE?` / `LOW?` in the text report, so a NONE can be audited;
