@@ -178,8 +178,9 @@ class ExternalCalls(InterpreterState):
         page = self.cursor_bound(node)
         if page is None and configuration_collection(name):
             # ``jira.get_issue_link_types()``: as many as the instance is configured with, a
-            # count tokenlint cannot see (an upstream bound: MEDIUM, never NONE)
-            page = Bound(site, upstream=True)
+            # handful fixed by its setup, not by the user's data (labelling rule 6)
+            self.summary.untraced.append(callee)
+            page = Bound(site, configured=True)
         if page is not None and (bound is None or page.rank() > bound.rank()):
             bound = page
         return frozenset({src.with_bound(bound) if bound else src})

@@ -16,7 +16,9 @@ from typing import TYPE_CHECKING, Iterator
 import libcst as cst
 
 from tokenlint.analysis import catalogue as cat
-from tokenlint.analysis.external import SIZE_UNKNOWN, ack_of_write, drained, part_of, record_of_get
+from tokenlint.analysis.external import (SIZE_UNKNOWN, ack_of_write, drained, part_of, record_of_get,
+                                         whole_record_sources)
+from tokenlint.analysis.shapes import configuration_collection
 from tokenlint.analysis.state import InterpreterState, SqlBound
 from tokenlint.analysis.taints import (EMPTY, Bound, Flow, Marker, Measure, Param, Src, apply_bound, markers, params,
                                       scalar_of, union)
@@ -179,6 +181,12 @@ class FollowedCalls(InterpreterState):
         out = ack_of_write(self._from_helper(summary.returned(), node, fn, arg_flows), node, self.action_name,
                            self.string_value)
         out = record_of_get(out, node, self.string_value)
+        if configuration_collection(fn.name.value) and (
+                any(isinstance(t, Src) for t in out) or whole_record_sources(out)):
+            # ``client.get_work_item_types(project)``: a helper named for what the instance is
+            # configured with returns a handful, whatever request it makes (labelling rule 6)
+            self.summary.untraced.append(f"{dotted_name(node.func) or fn.name.value}()")
+            out = apply_bound(out, Bound(self.a.site(self.mod, node), configured=True))
         page = self.cursor_bound(node)
         if page is not None:  # ``api.get_tasks(cursor=cursor)``: one page of the API's own size
             out = frozenset(t.with_bound(page) if isinstance(t, Src) else t for t in out)

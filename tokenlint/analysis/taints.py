@@ -60,13 +60,18 @@ class Bound:
     #: The cut takes everything when the limit is unset (``end = len(text) if n is None else
     #: min(len(text), n)``): unbounded by default unless the parameter has a default of its own.
     unset_all: bool = False
+    #: The platform's configuration sizes the collection (``shapes.configuration_collection``:
+    #: an issue's workflow transitions, a video's caption languages, running kernels, qualified
+    #: ``…_types``): a handful, fixed by how the instance is set up rather than by the user's
+    #: data volume (labelling rule 6), so it is no data in the response (NONE on its own).
+    configured: bool = False
 
     @property
     def enforced(self) -> bool:
         """True when the cap holds whatever the model passes: a fixed number (``fixed``; -1 for a
         named setting whose value tokenlint cannot read, ``MAX_ROWS`` from a config module), a clamp
         on the parameter, or a token budget (``tokens``)."""
-        return self.fixed is not None or self.clamp is not None or self.tokens or self.upstream
+        return self.fixed is not None or self.clamp is not None or self.tokens or self.upstream or self.configured
 
     @property
     def value(self) -> int | None:

@@ -85,9 +85,12 @@ class UnboundedExternalResult(SourceRule):
     | nothing either way | unknown: a collection | `frobnicate`, `get` |
 
     A collection the platform's configuration sizes (`get_available_transitions`, `list_kernels`,
-    `get_issue_link_types`: transitions, kernels, languages, locales, qualified `…_types`) is
-    bounded by a count tokenlint cannot see: MEDIUM, never NONE. A call handed the caller's page
-    cursor (`starting_after=cursor`) returns one page of the API's own size: MEDIUM.
+    `get_issue_link_types`: transitions, kernels, languages, locales, qualified `…_types`) is a
+    handful fixed by how the instance is set up, not by the user's data (labelling rule 6): no
+    finding (`NONE?`), also when a method of the server's own client is named for it
+    (`client.get_work_item_types(project)` making the request). The types of a schema's parts
+    (`get_field_types`, `column_types`) are the schema, not configuration. A call handed the
+    caller's page cursor (`starting_after=cursor`) returns one page of the API's own size: MEDIUM.
 
     A number, flag or digest a helper makes of what it is given (`int(n)`,
     `sha256(text.encode()).hexdigest()`) is a scalar for each caller: a write that answers with
