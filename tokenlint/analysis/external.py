@@ -17,7 +17,7 @@ import libcst as cst
 from tokenlint.analysis import catalogue as cat
 from tokenlint.analysis.constants import module_constant, string_literal
 from tokenlint.analysis.shapes import (COLLECTION_VERBS, TEXT_NOUNS, WRITE_VERBS, Shape, call_shape, is_plural,
-                                       configuration_collection,
+                                       configuration_collection, configuration_object,
                                        open_field, words)
 from tokenlint.analysis.state import InterpreterState
 from tokenlint.analysis.taints import EMPTY, Bound, Flow, Marker, Measure, Param, Site, Src, Taint, markers, params, union
@@ -68,6 +68,15 @@ class ExternalCalls(InterpreterState):
             if objects and all(m.whole for m in objects) and method in ("copy", "items", "values"):
                 # ``task_store[task_id].copy()``: a record held as a dict is its own data
                 return recv
+            config = self._configuration_root(func.value) if not any(
+                isinstance(t, (Src, Measure)) or (isinstance(t, Marker) and t.kind != "object") for t in recv) else None
+            if config is not None:
+                # ``self._config.connections.items()``: a part of the process's configuration
+                # object (a ``…Config`` / ``…Settings`` model read from the environment, the
+                # command line or a config file), what the operator set up, not data
+                self._args_flow(node)
+                self.summary.untraced.append(f"{dotted_name(func) or '….' + name}()")
+                return frozenset({Marker("object", site, family=config)})
             if objects:
                 family = objects[0].family
             elif any(isinstance(t, (Src, Measure)) for t in recv):
@@ -223,6 +232,21 @@ class ExternalCalls(InterpreterState):
                 return None
             return self.a.instance_attribute_family(found[0], found[1], expr.attr.value)
         return None
+
+    def _configuration_root(self, expr: cst.BaseExpression) -> str | None:
+        """The configuration class (``shapes.configuration_object``) of the object ``expr``
+        names or is a part of (``self._config.connections``, ``settings.profiles["x"]``) when
+        the code says it (``_chain_class``), else None."""
+        node: cst.BaseExpression = expr
+        while True:
+            if isinstance(node, (cst.Name, cst.Attribute)):
+                cls = self._chain_class(node)
+                if configuration_object(cls):
+                    return cls
+            if isinstance(node, (cst.Attribute, cst.Subscript)):
+                node = node.value
+            else:
+                return None
 
     def _duck_class(self, expr: cst.BaseExpression, method: str) -> str | None:
         """The qualified project class of a parameter with no declared type, read from the

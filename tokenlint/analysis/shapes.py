@@ -245,6 +245,24 @@ def configuration_collection(name: str) -> bool:
                                              and ws[-2] not in _SCHEMA_PARTS)
 
 
+#: Last words of a class that holds the process's configuration (``KafkaConfig``, ``Settings``,
+#: ``ServerConfiguration``, ``AppOptions``): what the operator set up in the environment, on the
+#: command line or in a config file, read once at start-up.
+_CONFIGURATION_CLASS_WORDS = frozenset({"config", "configuration", "settings", "options", "preferences"})
+
+
+def configuration_object(family: str | None) -> bool:
+    """Whether an object made by the class ``family`` (a qualified name) is the process's
+    configuration (``_CONFIGURATION_CLASS_WORDS``, by the class name's last word: ``KafkaConfig``,
+    ``AppSettings``): its fields (connection profiles, allowed directories) are a handful the
+    operator wrote, not data the server reads."""
+    if not family:
+        return False
+    cls = family.rsplit(".", 1)[-1]
+    ws = words(cls)
+    return bool(ws) and cls[:1].isupper() and ws[-1] in _CONFIGURATION_CLASS_WORDS
+
+
 #: Words of a call that makes or reads a credential (``Auth.api_key(k)``, ``get_access_token()``,
 #: ``load_credentials()``, ``get_secret_value()``): a short string or a handle, never data. The
 #: plurals (``list_tokens``, ``list_secrets``) are collections and not here.

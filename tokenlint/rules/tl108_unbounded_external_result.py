@@ -89,7 +89,11 @@ class UnboundedExternalResult(SourceRule):
     handful fixed by how the instance is set up, not by the user's data (labelling rule 6): no
     finding (`NONE?`), also when a method of the server's own client is named for it
     (`client.get_work_item_types(project)` making the request). The types of a schema's parts
-    (`get_field_types`, `column_types`) are the schema, not configuration. A call handed the
+    (`get_field_types`, `column_types`) are the schema, not configuration. Nor is a part of the
+    process's own configuration object (`self._config.connections.items()` with `_config` a
+    `KafkaConfig` / `AppSettings`: a class whose name ends in Config, Configuration, Settings,
+    Options or Preferences): what the operator set up, not data; a directory or a service it
+    names is still read as data. A call handed the
     caller's page cursor (`starting_after=cursor`) returns one page of the API's own size: MEDIUM.
 
     A number, flag or digest a helper makes of what it is given (`int(n)`,
