@@ -143,6 +143,12 @@ class ExternalCalls(InterpreterState):
         if method is not None and shape is not Shape.SCALAR and name in _ELEMENT_VERBS and is_plural(owner.lower()):
             # ``client.containers.get(id)``, ``.run(...)``: one element of a plural collection
             shape = Shape.RECORD
+        if method is not None and shape is Shape.UNKNOWN and words(name) in (["stats"], ["statistics"]) and \
+                not is_plural(owner.lower()):
+            # ``mc.stats()``, ``container.stats()``: the counters of the server (or the object) the
+            # handle is, a field set the platform fixes (memcached ``STATS``, as Redis ``INFO``,
+            # labelling rule 6); ``client.indices.stats()`` has a member's counters per member
+            shape = Shape.RECORD
         if shape is Shape.SCALAR:
             self.summary.untraced.append(callee)
             return EMPTY
