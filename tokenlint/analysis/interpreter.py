@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Iterable, Iterator, Sequence, cast
 import libcst as cst
 
 from tokenlint.analysis import catalogue as cat
+from tokenlint.analysis.configured import filled_from_configuration
 from tokenlint.analysis.constants import (Constants, keyword_arg, le_in_annotation, module_constant,
                                           string_literal)
 from tokenlint.analysis.external import (CONTEXT_FAMILY, SERIALIZERS, SIZE_UNKNOWN, ExternalCalls, drained, http_body_bound,
@@ -140,6 +141,7 @@ class Analyzer:
         self._enclosing: dict[str, dict[int, cst.FunctionDef]] = {}
         self._stored_entries: dict[str, dict[str, list[cst.BaseExpression]]] = {}
         self._closures: dict[int, dict[str, Flow]] = {}
+        self._configured: dict[tuple[str, str], bool] = {}
 
     def literal_entries(self, module: ParsedModule, container: str) -> bool:
         """Whether every value the module stores into the run-time collection ``container``
@@ -206,6 +208,15 @@ class Analyzer:
         if key not in self._instance_collections:
             self._instance_collections[key] = find_instance_collections(module, class_name)
         return self._instance_collections[key]
+
+    def filled_from_configuration(self, module: ParsedModule, name: str) -> bool:
+        """Whether the module-level collection ``name`` holds only what the process was started
+        with (``configured.filled_from_configuration``: ``sys.argv``, the environment). Computed
+        once per (module, name) in a run."""
+        key = (module.module_name, name)
+        if key not in self._configured:
+            self._configured[key] = filled_from_configuration(module, name)
+        return self._configured[key]
 
     def instance_attribute_family(self, module: ParsedModule, class_name: str, attr: str) -> str | None:
         """The qualified class of the object a method of ``class_name`` assigns to
@@ -1411,6 +1422,8 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         """A module-level collection read by the tool: empty at import, filled at run time (a
         dict of notes, a list loaded at start-up), so its size depends on data (TL108)."""
         value = module_constant(self.mod, node.value)
+        if value is not None and empty_collection(value) and self.a.filled_from_configuration(self.mod, node.value):
+            return EMPTY  # ``ALLOWED_DIRS[:] = dirs`` from ``sys.argv``: the operator's handful
         if value is not None and empty_collection(value):
             return frozenset({Src("TL108", self.a.site(self.mod, node),
                                   f"module-level collection `{node.value}` {RUNTIME_COLLECTION}")})

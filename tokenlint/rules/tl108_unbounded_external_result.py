@@ -18,7 +18,10 @@ class UnboundedExternalResult(SourceRule):
     - data held outside the tool: a module-level collection filled at run time (`notes = {}`,
       a list loaded at start-up) or an instance's (`self.pending = []`); one entry of it looked
       up by key and returned whole (`jobs[job_id].copy()`) is a record of open-ended contents,
-      unless only literals are ever stored into it (`JOBS[job_id] = "queued"`);
+      unless only literals are ever stored into it (`JOBS[job_id] = "queued"`); one the module
+      fills only from the process's own command line or environment (`ROOTS[:] = [Path(a)
+      .resolve() for a in sys.argv[1:]]`, through its functions and their callers) holds what
+      the operator named and is not data;
     - a collection the tool builds one entry per element of such data is as long as that data,
       even when each entry is one number or one name (`[r["id"] for r in rows]`,
       `names.append(r["name"])` in a loop, `text += f"…"` per item, an attribute of a library
