@@ -17,7 +17,7 @@ import libcst as cst
 from tokenlint.analysis import catalogue as cat
 from tokenlint.analysis.constants import module_constant, string_literal
 from tokenlint.analysis.shapes import (COLLECTION_VERBS, TEXT_NOUNS, WRITE_VERBS, Shape, call_shape, is_plural,
-                                       configuration_collection,
+                                       configuration_collection, configuration_object,
                                        open_field, words)
 from tokenlint.analysis.state import InterpreterState
 from tokenlint.analysis.taints import EMPTY, Bound, Flow, Marker, Measure, Param, Site, Src, Taint, markers, params, union
@@ -75,6 +75,15 @@ class ExternalCalls(InterpreterState):
             if objects and all(m.whole for m in objects) and method in ("copy", "items", "values"):
                 # ``task_store[task_id].copy()``: a record held as a dict is its own data
                 return recv
+            config = self._configuration_root(func.value) if not any(
+                isinstance(t, (Src, Measure)) or (isinstance(t, Marker) and t.kind != "object") for t in recv) else None
+            if config is not None:
+                # ``self._config.connections.items()``: a part of the process's configuration
+                # object (a ``…Config`` / ``…Settings`` model read from the environment, the
+                # command line or a config file), what the operator set up, not data
+                self._args_flow(node)
+                self.summary.untraced.append(f"{dotted_name(func) or '….' + name}()")
+                return frozenset({Marker("object", site, family=config)})
             if objects:
                 family = objects[0].family
             elif any(isinstance(t, (Src, Measure)) for t in recv):
@@ -147,6 +156,12 @@ class ExternalCalls(InterpreterState):
         if method is not None and shape is not Shape.SCALAR and name in _ELEMENT_VERBS and is_plural(owner.lower()):
             # ``client.containers.get(id)``, ``.run(...)``: one element of a plural collection
             shape = Shape.RECORD
+        if method is not None and shape is Shape.UNKNOWN and words(name) in (["stats"], ["statistics"]) and \
+                not is_plural(owner.lower()):
+            # ``mc.stats()``, ``container.stats()``: the counters of the server (or the object) the
+            # handle is, a field set the platform fixes (memcached ``STATS``, as Redis ``INFO``,
+            # labelling rule 6); ``client.indices.stats()`` has a member's counters per member
+            shape = Shape.RECORD
         if shape is Shape.SCALAR:
             self.summary.untraced.append(callee)
             return EMPTY
@@ -191,8 +206,9 @@ class ExternalCalls(InterpreterState):
         page = self.cursor_bound(node)
         if page is None and configuration_collection(name):
             # ``jira.get_issue_link_types()``: as many as the instance is configured with, a
-            # count tokenlint cannot see (an upstream bound: MEDIUM, never NONE)
-            page = Bound(site, upstream=True)
+            # handful fixed by its setup, not by the user's data (labelling rule 6)
+            self.summary.untraced.append(callee)
+            page = Bound(site, configured=True)
         if page is not None and (bound is None or page.rank() > bound.rank()):
             bound = page
         return frozenset({src.with_bound(bound) if bound else src})
@@ -235,6 +251,21 @@ class ExternalCalls(InterpreterState):
                 return None
             return self.a.instance_attribute_family(found[0], found[1], expr.attr.value)
         return None
+
+    def _configuration_root(self, expr: cst.BaseExpression) -> str | None:
+        """The configuration class (``shapes.configuration_object``) of the object ``expr``
+        names or is a part of (``self._config.connections``, ``settings.profiles["x"]``) when
+        the code says it (``_chain_class``), else None."""
+        node: cst.BaseExpression = expr
+        while True:
+            if isinstance(node, (cst.Name, cst.Attribute)):
+                cls = self._chain_class(node)
+                if configuration_object(cls):
+                    return cls
+            if isinstance(node, (cst.Attribute, cst.Subscript)):
+                node = node.value
+            else:
+                return None
 
     def _duck_class(self, expr: cst.BaseExpression, method: str) -> str | None:
         """The qualified project class of a parameter with no declared type, read from the

@@ -114,8 +114,9 @@ def analyse_tool(analyzer: Analyzer, tool: ToolDef) -> ToolFacts:
     facts.estimates = summary.runtime_fit or any(c.tokens for c in summary.checks)
     seen: set = set()
     for ret_site, flow in summary.returns:
-        srcs = sources(flow)
-        srcs += whole_record_sources(flow)
+        # (a collection the platform's configuration sizes is no data: ``Bound.configured``)
+        srcs = [s for s in sources(flow) + whole_record_sources(flow)
+                if s.bound is None or not s.bound.configured]
         if srcs:
             facts.data_returns.append(ret_site)
         for src in srcs:

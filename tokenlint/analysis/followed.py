@@ -17,11 +17,12 @@ import libcst as cst
 
 from tokenlint.analysis import catalogue as cat
 from tokenlint.analysis.external import (ID_RECORDS_FAMILY, SIZE_UNKNOWN, _query_string_pairs, ack_of_write, drained,
-                                         fixed_resource, part_of, record_of_get, record_path, singleton_path)
+                                         fixed_resource, part_of, record_of_get, record_path, singleton_path,
+                                         whole_record_sources)
+from tokenlint.analysis.shapes import configuration_collection, words
 from tokenlint.analysis.state import InterpreterState, SqlBound
 from tokenlint.analysis.taints import (EMPTY, Bound, Flow, Marker, Measure, Param, Src, Taint, apply_bound, markers,
-                                      params, union)
-from tokenlint.analysis.shapes import words
+                                      params, scalar_of, union)
 from tokenlint.analysis.values import MAX_HELPER_DEPTH, body_of, chain_root, defs_in, empty_collection, is_stdlib
 from tokenlint.source.imports import dotted_name
 from tokenlint.source.walk import code_children, walk
@@ -219,6 +220,12 @@ class FollowedCalls(InterpreterState):
         out = ack_of_write(self._from_helper(summary.returned(), node, fn, arg_flows), node, self.action_name,
                            self.string_value)
         out = record_of_get(self.records_of_identifiers(out, node), node, self.string_value)
+        if configuration_collection(fn.name.value) and (
+                any(isinstance(t, Src) for t in out) or whole_record_sources(out)):
+            # ``client.get_work_item_types(project)``: a helper named for what the instance is
+            # configured with returns a handful, whatever request it makes (labelling rule 6)
+            self.summary.untraced.append(f"{dotted_name(node.func) or fn.name.value}()")
+            out = apply_bound(out, Bound(self.a.site(self.mod, node), configured=True))
         page = self.cursor_bound(node)
         if page is not None:  # ``api.get_tasks(cursor=cursor)``: one page of the API's own size
             out = frozenset(t.with_bound(page) if isinstance(t, Src) else t for t in out)
@@ -267,6 +274,11 @@ class FollowedCalls(InterpreterState):
                     # of fields it picked, ``{"id": p.id, ...}``, holds no payload)
                     out.add(Src("TL108", self.a.site(self.mod, node),
                                 f"the payload of a record given to {fn.name.value}() {SIZE_UNKNOWN}"))
+                    continue
+                if t.scalar:
+                    # ``def digest(text): return sha256(text.encode()).hexdigest()``: a scalar of
+                    # what this call passes (its limits, measures), not the data
+                    out |= scalar_of(passed)
                     continue
                 out |= frozenset(part_of(x) for x in passed) if t.part else passed
                 if t.part:

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Iterable, Iterator, Sequence, cast
 import libcst as cst
 
 from tokenlint.analysis import catalogue as cat
+from tokenlint.analysis.configured import filled_from_configuration
 from tokenlint.analysis.constants import (Constants, keyword_arg, le_in_annotation, module_constant,
                                           string_literal)
 from tokenlint.analysis.external import (CONTEXT_FAMILY, ID_RECORDS_FAMILY, SERIALIZERS, SIZE_UNKNOWN, ExternalCalls,
@@ -143,6 +144,7 @@ class Analyzer:
         #: ``followed.forwarded_parameter`` of each def asked about, by ``id`` (the run's trees
         #: outlive the Analyzer, so ids are not reused meanwhile).
         self.forwarders: dict[int, int | None] = {}
+        self._configured: dict[tuple[str, str], bool] = {}
 
     def literal_entries(self, module: ParsedModule, container: str) -> bool:
         """Whether every value the module stores into the run-time collection ``container``
@@ -227,6 +229,15 @@ class Analyzer:
         if key not in self._instance_collections:
             self._instance_collections[key] = find_instance_collections(module, class_name)
         return self._instance_collections[key]
+
+    def filled_from_configuration(self, module: ParsedModule, name: str) -> bool:
+        """Whether the module-level collection ``name`` holds only what the process was started
+        with (``configured.filled_from_configuration``: ``sys.argv``, the environment). Computed
+        once per (module, name) in a run."""
+        key = (module.module_name, name)
+        if key not in self._configured:
+            self._configured[key] = filled_from_configuration(module, name)
+        return self._configured[key]
 
     def instance_attribute_family(self, module: ParsedModule, class_name: str, attr: str) -> str | None:
         """The qualified class of the object a method of ``class_name`` assigns to
@@ -412,6 +423,8 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         #: Names bound to elements by a ``for`` or a comprehension (``r`` in ``for r in rows``):
         #: ``r[0]`` is a field of an element, still part of the collection being built.
         self.element_names: set[str] = set()
+        #: Comprehensions being evaluated (their elements are made once per element iterated).
+        self.comprehension_depth = 0
         #: Nested defs being interpreted (recursion guard) and calls built for them (kept alive
         #: so their interned sites stay valid).
         self._active: frozenset[int] = frozenset()
@@ -1009,6 +1022,7 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         saved = dict(self.env)
         iterated: set = set()
         clause: cst.CompFor | None = for_in
+        self.comprehension_depth += 1
         while clause is not None:
             it = self.expr(clause.iter)
             self.element_names |= {n.value for n in _subexpressions(clause.target) if isinstance(n, cst.Name)}
@@ -1019,6 +1033,7 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
                 self.condition(cond.test)
             clause = clause.inner_for_in
         flow = union(*(self.expr(e) for e in elts))
+        self.comprehension_depth -= 1
         self.env = saved
         if id(node) in self._one_element_generators:
             return flow
@@ -1367,7 +1382,7 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         if qn in (None, "min") and dn == "min":
             return self.min_call(node)
         if dn in cat.SCALAR_BUILTINS and qn is None:
-            return scalar_of(self._args_flow(node))
+            return self.value_scalar(self._args_flow(node), [a.value for a in node.args])
         if qn in ("itertools.islice",) and node.args:
             flow = self.expr(node.args[0].value)
             stop = node.args[-1].value if len(node.args) >= 2 else None
@@ -1489,6 +1504,8 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         """A module-level collection read by the tool: empty at import, filled at run time (a
         dict of notes, a list loaded at start-up), so its size depends on data (TL108)."""
         value = module_constant(self.mod, node.value)
+        if value is not None and empty_collection(value) and self.a.filled_from_configuration(self.mod, node.value):
+            return EMPTY  # ``ALLOWED_DIRS[:] = dirs`` from ``sys.argv``: the operator's handful
         if value is not None and empty_collection(value):
             return frozenset({Src("TL108", self.a.site(self.mod, node),
                                   f"module-level collection `{node.value}` {RUNTIME_COLLECTION}")})
@@ -1504,6 +1521,16 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
 
     def _args_flow(self, node: cst.Call) -> Flow:
         return union(*(self.expr(a.value) for a in node.args))
+
+    def value_scalar(self, flow: Flow, exprs: Iterable[cst.BaseExpression]) -> Flow:
+        """A number, flag or digest made of ``flow`` (``int(n)``, ``h.hexdigest()``), whose
+        operands are ``exprs``: ``scalar_of``, marking a helper's placeholder ``scalar`` (each
+        caller gets a scalar of what it passes) unless an operand names an element of a loop
+        (``[int(r) for r in rows]`` is one number per row: as many as the caller passes) or it is
+        made in a loop (one per round, of whatever the round picked)."""
+        whole = self.helper and not self.loop_accumulators and not self.comprehension_depth and not any(
+            isinstance(n, cst.Name) and n.value in self.element_names for e in exprs for n in walk(e))
+        return scalar_of(flow, whole_value=whole)
 
     def mapping_param(self, key: str, default: cst.BaseExpression | None, node: cst.CSTNode,
                       required: bool = False) -> Flow:

@@ -217,7 +217,8 @@ class LibraryCalls(InterpreterState):
             return apply_bound(recv, b) if b else recv
         if method in cat.SCALAR_METHODS:
             self._args_flow(node)
-            return scalar_of(recv)
+            # (``sha256(text.encode()).hexdigest()``: a digest of the value, not the value)
+            return self.value_scalar(recv, [node.func.value] if isinstance(node.func, cst.Attribute) else [])
         if method in ("get", "pop") and args and isinstance(node.func, cst.Attribute) and \
                 any(is_collection_src(t) for t in recv):
             # ``NOTES.get(name)``: one element of a run-time collection, not all of it

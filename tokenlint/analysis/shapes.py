@@ -224,14 +224,43 @@ def small_field(name: str) -> bool:
 CONFIGURATION_NOUNS = frozenset({"transitions", "kernels", "languages", "locales"})
 
 
+#: Qualifiers of ``…_types`` that name the parts of a schema or a graph: the types of every field
+#: of an index, of every column, of every node label are the schema itself (labelling rule 5), as
+#: large as the user's data model, not a configured handful.
+_SCHEMA_PARTS = frozenset({"field", "fields", "column", "columns", "property", "properties", "attribute",
+                           "attributes", "node", "nodes", "relationship", "relationships", "edge", "edges",
+                           "label", "labels", "entity", "entities", "data", "object", "objects", "table",
+                           "tables", "record", "records", "value", "values", "document", "documents"})
+
+
 def configuration_collection(name: str) -> bool:
     """Whether a call named ``name`` reads a collection whose size the platform's configuration
-    sets (``CONFIGURATION_NOUNS``, or qualified ``…_types``/``…_kinds`` after a verb):
-    ``get_available_transitions``, ``list_kernels``, ``get_issue_link_types``."""
+    sets (``CONFIGURATION_NOUNS``, or qualified ``…_types``/``…_kinds`` after a verb, unless the
+    qualifier is a part of a schema, ``get_field_types``): ``get_available_transitions``,
+    ``list_kernels``, ``get_issue_link_types``, ``_get_available_languages``."""
     ws = words(name)
     if not ws:
         return False
-    return ws[-1] in CONFIGURATION_NOUNS or (len(ws) >= 3 and ws[-1] in ("types", "kinds"))
+    return ws[-1] in CONFIGURATION_NOUNS or (len(ws) >= 3 and ws[-1] in ("types", "kinds")
+                                             and ws[-2] not in _SCHEMA_PARTS)
+
+
+#: Last words of a class that holds the process's configuration (``KafkaConfig``, ``Settings``,
+#: ``ServerConfiguration``, ``AppOptions``): what the operator set up in the environment, on the
+#: command line or in a config file, read once at start-up.
+_CONFIGURATION_CLASS_WORDS = frozenset({"config", "configuration", "settings", "options", "preferences"})
+
+
+def configuration_object(family: str | None) -> bool:
+    """Whether an object made by the class ``family`` (a qualified name) is the process's
+    configuration (``_CONFIGURATION_CLASS_WORDS``, by the class name's last word: ``KafkaConfig``,
+    ``AppSettings``): its fields (connection profiles, allowed directories) are a handful the
+    operator wrote, not data the server reads."""
+    if not family:
+        return False
+    cls = family.rsplit(".", 1)[-1]
+    ws = words(cls)
+    return bool(ws) and cls[:1].isupper() and ws[-1] in _CONFIGURATION_CLASS_WORDS
 
 
 #: Words of a call that makes or reads a credential (``Auth.api_key(k)``, ``get_access_token()``,

@@ -65,13 +65,18 @@ class Bound:
     #: The cut takes everything when the limit is unset (``end = len(text) if n is None else
     #: min(len(text), n)``): unbounded by default unless the parameter has a default of its own.
     unset_all: bool = False
+    #: The platform's configuration sizes the collection (``shapes.configuration_collection``:
+    #: an issue's workflow transitions, a video's caption languages, running kernels, qualified
+    #: ``…_types``): a handful, fixed by how the instance is set up rather than by the user's
+    #: data volume (labelling rule 6), so it is no data in the response (NONE on its own).
+    configured: bool = False
 
     @property
     def enforced(self) -> bool:
         """True when the cap holds whatever the model passes: a fixed number (``fixed``; -1 for a
         named setting whose value tokenlint cannot read, ``MAX_ROWS`` from a config module), a clamp
         on the parameter, or a token budget (``tokens``)."""
-        return self.fixed is not None or self.clamp is not None or self.tokens or self.upstream
+        return self.fixed is not None or self.clamp is not None or self.tokens or self.upstream or self.configured
 
     @property
     def value(self) -> int | None:
@@ -166,6 +171,10 @@ class Param:
     #: In a helper: a cap applied to what the parameter holds (``for a in results: ... if n > 10:
     #: break``); each caller applies it to what it passes.
     cap: Bound | None = None
+    #: In a helper: a number, flag or digest made of the parameter (``int(n)``,
+    #: ``sha256(text.encode()).hexdigest()``), not the value itself: each caller gets the scalar
+    #: of what it passes (its own limits still bound; a file it passes is not returned).
+    scalar: bool = False
 
 
 @dataclass(frozen=True)
@@ -250,8 +259,15 @@ def measure_of(flow: Flow, tokens: bool = False) -> Flow:
     return frozenset(out)
 
 
-def scalar_of(flow: Flow) -> Flow:
-    """``int(x)``, ``bool(x)``: a scalar; keeps params (no longer a payload) and measures,
-    drops data."""
-    return frozenset(replace(t, payload=False) if isinstance(t, Param) and t.payload else t
-                     for t in flow if isinstance(t, (Param, Measure)))
+def scalar_of(flow: Flow, whole_value: bool = False) -> Flow:
+    """``int(x)``, ``bool(x)``, ``h.hexdigest()``: a scalar; keeps params (no longer a payload)
+    and measures, drops data. With ``whole_value`` (a number or digest of the value itself, not of
+    one element of a loop nor a field picked from it), a helper's placeholder is marked
+    ``scalar``: each caller gets the scalar of what it passes, not the data."""
+    def keep(t: Taint) -> Taint:
+        if isinstance(t, Param) and t.payload:
+            t = replace(t, payload=False)
+        if whole_value and isinstance(t, Param) and t.site is None:
+            t = replace(t, scalar=True)
+        return t
+    return frozenset(keep(t) for t in flow if isinstance(t, (Param, Measure)))

@@ -18,7 +18,10 @@ class UnboundedExternalResult(SourceRule):
     - data held outside the tool: a module-level collection filled at run time (`notes = {}`,
       a list loaded at start-up) or an instance's (`self.pending = []`); one entry of it looked
       up by key and returned whole (`jobs[job_id].copy()`) is a record of open-ended contents,
-      unless only literals are ever stored into it (`JOBS[job_id] = "queued"`);
+      unless only literals are ever stored into it (`JOBS[job_id] = "queued"`); one the module
+      fills only from the process's own command line or environment (`ROOTS[:] = [Path(a)
+      .resolve() for a in sys.argv[1:]]`, through its functions and their callers) holds what
+      the operator named and is not data;
     - a collection the tool builds one entry per element of such data is as long as that data,
       even when each entry is one number or one name (`[r["id"] for r in rows]`,
       `names.append(r["name"])` in a loop, `text += f"…"` per item, an attribute of a library
@@ -55,7 +58,8 @@ class UnboundedExternalResult(SourceRule):
       (`Client(...)`). A record returned whole (`return client.get_build_info(n)`,
       `listing()[0]`, `next(iter(pages.values()))`) is of open-ended contents, every field the service sends, unless it is
       status-like or an entity whose fields the API fixes (a user, an account, a project, a task,
-      a label, a datasource, a quote…: `get_datasource_by_uid(uid)`, a client's bare `info()`;
+      a label, a datasource, a quote…: `get_datasource_by_uid(uid)`, a client's bare `info()`
+      or `stats()`, the counters of the server it is, not `client.indices.stats()`, one per member;
       labelling rule 5's "one user, one DAG"); an issue, an item, a document, an index, a build
       or a page stays open-ended. A field is picked by subscript or `.get("…")`, in the tool or in a helper
       it is passed to (`quote.get("last")`), but a field named for the record's payload
@@ -85,9 +89,20 @@ class UnboundedExternalResult(SourceRule):
     | nothing either way | unknown: a collection | `frobnicate`, `get` |
 
     A collection the platform's configuration sizes (`get_available_transitions`, `list_kernels`,
-    `get_issue_link_types`: transitions, kernels, languages, locales, qualified `…_types`) is
-    bounded by a count tokenlint cannot see: MEDIUM, never NONE. A call handed the caller's page
-    cursor (`starting_after=cursor`) returns one page of the API's own size: MEDIUM.
+    `get_issue_link_types`: transitions, kernels, languages, locales, qualified `…_types`) is a
+    handful fixed by how the instance is set up, not by the user's data (labelling rule 6): no
+    finding (`NONE?`), also when a method of the server's own client is named for it
+    (`client.get_work_item_types(project)` making the request). The types of a schema's parts
+    (`get_field_types`, `column_types`) are the schema, not configuration. Nor is a part of the
+    process's own configuration object (`self._config.connections.items()` with `_config` a
+    `KafkaConfig` / `AppSettings`: a class whose name ends in Config, Configuration, Settings,
+    Options or Preferences): what the operator set up, not data; a directory or a service it
+    names is still read as data. A call handed the
+    caller's page cursor (`starting_after=cursor`) returns one page of the API's own size: MEDIUM.
+
+    A number, flag or digest a helper makes of what it is given (`int(n)`,
+    `sha256(text.encode()).hexdigest()`) is a scalar for each caller: a write that answers with
+    the digest of the file it rewrote returns no file.
 
     A conversion of data the tool holds (`Message.to_dict(m)`, `json.dumps(rows)`) is that data.
     Calls judged small by their name alone are listed per tool as `untraced_calls` in the JSON

@@ -69,8 +69,8 @@ class SilentTruncation(Rule):
     def check(self, facts: ToolFacts, ctx: RuleContext) -> Iterable[Finding]:
         """For a tool whose response gives no continuation: one MEDIUM finding per place it cuts the
         response (a ``CAPPED``, ``ESTIMATED`` or ``HUGE`` flow), at the bound's site (else the
-        source's), once per site; not for a remote API's own page or a configuration-sized
-        collection (``Bound.upstream``), which the tool does not cut."""
+        source's), once per site; not for a remote API's own page (``Bound.upstream``), which the
+        tool does not cut."""
         if facts.continuation:
             return
         seen: set = set()
@@ -79,7 +79,7 @@ class SilentTruncation(Rule):
                 continue
             if flow.src.bound is not None and flow.src.bound.upstream:
                 # the remote API's own page (the caller's cursor goes to it, its next cursor comes
-                # back) or a collection the configuration sizes: nothing is cut here
+                # back): nothing is cut here
                 continue
             site = flow.bound_site or flow.src.site
             if site in seen:
