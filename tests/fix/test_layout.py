@@ -47,3 +47,29 @@ def test_a_comprehension_argument_gets_its_own_line_at_the_width():
 def test_a_comprehension_holding_a_string_over_lines_is_left_alone():
     code = 'return fit([f"""{t}\n""" for t in rows], tool="t")\n'
     assert _laid_out(code, 20) is None
+
+
+def test_a_parenthesized_call_chain_is_laid_out_one_call_a_line():
+    code = 'return fit((svc.sheets().values().get(spreadsheetId=sheet_id, range=cell_range).execute()), tool="read")\n'
+    assert _laid_out(code, 60) == (
+        'return fit(\n'
+        '    (\n'
+        '        svc.sheets()\n'
+        '        .values()\n'
+        '        .get(spreadsheetId=sheet_id, range=cell_range)\n'
+        '        .execute()\n'
+        '    ),\n'
+        '    tool="read",\n'
+        ')\n'
+    )
+    # two calls are no chain to black and ruff: the call's brackets split instead
+    assert _laid_out('return fit((svc.sheets().get(spreadsheetId=sheet_id, range=cell_range)), tool="r")\n', 60) == (
+        'return fit(\n'
+        '    (\n'
+        '        svc.sheets().get(\n'
+        '            spreadsheetId=sheet_id, range=cell_range\n'
+        '        )\n'
+        '    ),\n'
+        '    tool="r",\n'
+        ')\n'
+    )

@@ -106,7 +106,8 @@ def _layout(node: cst.BaseExpression, prefix: str, suffix: str, depth: int, widt
         if len(inner) + len(body) <= width:
             return [head, inner + body, tail]
     if len(items) == 1 and not magic:
-        lines = _layout(items[0][1], items[0][0], "", depth + 1, width)
+        chain = _call_chain(items[0][1]) if node.lpar and not items[0][0] else None
+        lines = _fluent(chain, depth + 1, width) if chain else _layout(items[0][1], items[0][0], "", depth + 1, width)
         return None if lines is None else [head, *lines, tail]
     out = [head]
     for item_prefix, value in items:
@@ -115,6 +116,38 @@ def _layout(node: cst.BaseExpression, prefix: str, suffix: str, depth: int, widt
             return None
         out += lines
     return [*out, tail]
+
+
+def _call_chain(node: cst.BaseExpression) -> tuple[cst.BaseExpression, list[cst.Call]] | None:
+    """``(root, [first call, ..., last call])`` of a method-call chain of three calls or more
+    (``sheets.spreadsheets().values().get(...).execute()``), the calls in source order; None for
+    anything else. Black and ruff lay such a chain out "fluent" inside parentheses (one call a
+    line) where it does not fit on one line: black's ``DOT_PRIORITY`` delimiter split, which
+    needs two dots after the first."""
+    calls: list[cst.Call] = []
+    while isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and not node.lpar \
+            and not node.func.lpar:
+        calls.append(node)
+        node = node.func.value
+    return (node, calls[::-1]) if len(calls) >= 3 else None
+
+
+def _fluent(chain: tuple[cst.BaseExpression, list[cst.Call]], depth: int, width: int) -> list[str] | None:
+    """The lines of a call chain laid out one call a line (``_call_chain``): the root with its
+    first call, then ``.method(...)`` a line, each split further as a call would be."""
+    root, calls = chain
+    first = calls[0]
+    assert isinstance(first.func, cst.Attribute)  # (``_call_chain`` keeps only attribute calls)
+    lines = _layout(first.with_changes(func=first.func.with_changes(value=root)), "", "", depth, width)
+    if lines is None:
+        return None
+    for call in calls[1:]:
+        assert isinstance(call.func, cst.Attribute)
+        more = _layout(cst.Call(func=cst.Name(call.func.attr.value), args=call.args), ".", "", depth, width)
+        if more is None:
+            return None
+        lines += more
+    return lines
 
 
 def _brackets(node: cst.BaseExpression) -> Brackets | None:
