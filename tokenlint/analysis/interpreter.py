@@ -437,6 +437,8 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         #: How many ``while`` loops enclose the statement interpreted (``LibraryCalls``: a cursor
         #: read one row per round reads every row).
         self.while_depth = 0
+        #: The ``for``/``while`` statements enclosing the one interpreted, innermost last.
+        self.loop_nodes: list[cst.CSTNode] = []
         #: Sites of those reads (their rows are the query's, not pages the loop collects: TL106).
         self.row_reads: set[Site] = set()
         #: Locals that are the whole length of data on one branch of a conditional and a cap on
@@ -730,6 +732,7 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         through."""
         it = self.expr(node.iter)
         elem = self.iteration(it, node)
+        self.loop_nodes.append(node)
         self.loop_accumulators.append(set())
         self.loop_breaks.append([])
         targets = {n.value for n in _subexpressions(node.target) if isinstance(n, cst.Name)}
@@ -740,6 +743,7 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
             self.assign(node.target, elem, None)
             self.block(statements_of(node.body))
         self.loop_elements.pop()
+        self.loop_nodes.pop()
         accs = self.loop_accumulators.pop()
         breaks = self.loop_breaks.pop()
         self._apply_loop_breaks(accs, breaks, node, enumerate_target=node.target)
@@ -754,6 +758,7 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         (``_while_rounds``); then the caps of counted ``break``s apply."""
         self.while_depth += 1  # (``while row := cur.fetchone()``: a row each round, all of them)
         self.condition(node.test)
+        self.loop_nodes.append(node)
         self.loop_accumulators.append(set())
         self.loop_breaks.append([])
         before_sources = {id(t) for f in self.env.values() for t in f}
@@ -763,6 +768,7 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
             self.block(statements_of(node.body))
             inner.extend(v for k, v in self.env.items() if snapshot.get(k) is not v)
         self.while_depth -= 1
+        self.loop_nodes.pop()
         accs = self.loop_accumulators.pop()
         breaks = self.loop_breaks.pop()
         fetched = any(
@@ -925,11 +931,18 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
 
     def _apply_loop_breaks(self, accs: set[str], breaks: list[tuple[cst.BaseExpression, str]], node: cst.CSTNode,
                            enumerate_target: cst.BaseExpression | None) -> None:
+        outer = self.loop_nodes[-1] if self.loop_nodes else None
         for test, _ in breaks:
             bound = self._count_break_bound(test, accs, enumerate_target)
             if bound is None:
                 continue
+            rounds = outer is not None and not any(_len_arg(c.left) for c in _comparisons(test))
             for name in accs:
+                if rounds and outer is not None and not _remade(outer, node, name):
+                    # ``for chunk in chunks: ... while req: items.extend(...); if retries > N:
+                    # break``: a count of this loop's rounds caps each round of the outer loop,
+                    # not what the outer loop keeps adding to
+                    continue
                 self.env[name] = apply_bound(self.env.get(name, EMPTY), bound)
 
     def _count_break_bound(self, test: cst.BaseExpression, accs: set[str],
@@ -1630,6 +1643,23 @@ def _walk_defs_body(fn: cst.FunctionDef) -> Iterator[cst.CSTNode]:
         n = stack.pop()
         yield n
         stack.extend(c for c in code_children(n) if not isinstance(c, (cst.FunctionDef, cst.ClassDef)))
+
+
+def _remade(outer: cst.CSTNode, inner: cst.CSTNode, name: str) -> bool:
+    """Whether the body of the loop ``outer`` binds ``name`` afresh outside the loop ``inner``
+    (``for chunk in chunks: found = []; while ...: found.append(x)``): then what ``inner``
+    collects into it starts again each round of ``outer``."""
+    stack: list[cst.CSTNode] = [outer.body] if isinstance(outer, (cst.For, cst.While)) else []
+    while stack:
+        n = stack.pop()
+        if n is inner or isinstance(n, (cst.FunctionDef, cst.ClassDef)):
+            continue
+        if isinstance(n, cst.Assign) and any(dotted_name(t.target) == name for t in n.targets):
+            return True
+        if isinstance(n, cst.AnnAssign) and dotted_name(n.target) == name:
+            return True
+        stack.extend(code_children(n))
+    return False
 
 
 def _switch_tested(test: cst.BaseExpression) -> str | None:

@@ -492,8 +492,9 @@ def _plan_truncations(plan: FilePlan, mod: ParsedModule, facts: ToolFacts, notes
             plan.drop_slices.add(NodeKey.of(mod, node))
             notes.append(f"the silent cap `{node_code(node.slice[0].slice)}` was dropped: pages carry the rest")
         elif not flow.param:
-            notes.append(f"the cap in `{_first_line(node_code(node))}` is kept: what it leaves out "
-                                 "is still not reachable")
+            note = f"the cap in `{_first_line(node_code(node))}` is kept: what it leaves out is still not reachable"
+            if note not in notes:  # (one cap of several sources: ``if pages >= 5: break``)
+                notes.append(note)
 
 
 def _constant_head_slice(node: cst.CSTNode) -> TypeGuard[cst.Subscript]:
