@@ -589,11 +589,8 @@ class ExternalCalls(InterpreterState):
                 and len(node.args) > 1 and node.args[1].keyword is None:
             url = node.args[1].value  # ``client.request("GET", url)``
         text = self.string_value(url) if url is not None else None
-        one = record_path(text)  # one resource (``GET /tasks/{task_id}``)
-        fixed = one and fixed_resource(cast(str, text))  # (record_path holds only for a str)
-        keys = self.identifier_request(node) if not one else None
-        if keys is None and not one and singleton_path(text):
-            one = fixed = True  # the one resource of its kind (``GET /account/``)
+        one, fixed = url_resource(text)
+        keys = self.identifier_request(node) if not record_path(text) else None
         if keys is not None:  # the records of the identifiers the caller named (``?ids=1,2``)
             return frozenset({Marker("http_response", site, sql_bound=self.request_bound(node), whole=True,
                                      family=ID_RECORDS_FAMILY, keys=keys)})
@@ -906,6 +903,18 @@ def singleton_path(url: str | None) -> bool:
         # ``/quotes/latest``, ``/prices/current``: the newest of a collection of fixed records
         return fixed_record(segments[-2])
     return bool(ws) and ws[-1] in _FIXED_RECORD_NOUNS
+
+
+def url_resource(url: str | None) -> tuple[bool, bool]:
+    """``(one, fixed)`` for the URL a ``GET`` requests: whether it names one resource
+    (``record_path``: ``GET /tasks/{task_id}``, or ``singleton_path``: the one resource of its
+    kind, ``GET /account/``), and whether that resource's fields are fixed (``fixed_resource``;
+    always for a singleton)."""
+    if record_path(url):
+        return True, fixed_resource(cast(str, url))  # (record_path holds only for a str)
+    if singleton_path(url):
+        return True, True
+    return False, False
 
 
 def fixed_resource(url: str) -> bool:

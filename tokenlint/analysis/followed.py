@@ -11,14 +11,13 @@ placeholders; ``call_helper`` substitutes what each call passes: the flows, the 
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING, Iterator, Sequence, cast
+from typing import TYPE_CHECKING, Iterator, Sequence
 
 import libcst as cst
 
 from tokenlint.analysis import catalogue as cat
 from tokenlint.analysis.external import (ID_RECORDS_FAMILY, SIZE_UNKNOWN, _query_string_pairs, ack_of_write, drained,
-                                         fixed_resource, part_of, record_of_get, record_path, singleton_path,
-                                         whole_record_sources)
+                                         part_of, record_of_get, url_resource, whole_record_sources)
 from tokenlint.analysis.shapes import configuration_collection, words
 from tokenlint.analysis.state import InterpreterState, SqlBound
 from tokenlint.analysis.taints import (EMPTY, Bound, Flow, Marker, Measure, Param, Src, Taint, apply_bound, markers,
@@ -310,11 +309,7 @@ class FollowedCalls(InterpreterState):
                 # a cursor that ran the caller's SQL): what it yields is capped by what was passed
                 given = arg_node(node, fn, t.url_param) if t.url_param else None
                 if t.url_param:  # the caller's URL names one resource (``GET /papers/{id}``) or not
-                    text = self.string_value(given) if given is not None else None
-                    one = record_path(text)
-                    fixed = one and fixed_resource(cast(str, text))
-                    if not one and singleton_path(text):
-                        one = fixed = True
+                    one, fixed = url_resource(self.string_value(given) if given is not None else None)
                     t = replace(t, url_param=None, whole=one, fixed=fixed)
                 if t.sql_bound is not None and t.sql_bound.sql_param:
                     bound = self._given_bound(t.sql_bound, node, fn, arg_flows)
@@ -459,7 +454,7 @@ class FollowedCalls(InterpreterState):
             if b.clamp is not None:
                 # a maximum the helper enforces itself (``min(int(arguments.get("n", 10)),
                 # settings.MAX)`` in a handler given the arguments) holds whatever the caller passes
-                clamp = b.clamp if clamp is None or clamp < 0 or 0 <= b.clamp < clamp else clamp
+                clamp = _tighter(clamp, b.clamp)
             # (a helper's cut of everything when its limit is unset: so for the caller's value,
             # unless that declares a default of its own)
             unset_all = unset_all and (known.default_none or not known.has_default)
@@ -529,11 +524,11 @@ def forwarded_parameter(fn: cst.FunctionDef, cache: dict[int, int | None]) -> in
     return found
 
 
-#: Callees that run a callable elsewhere and hand back its result (or a future of it).
 #: First words of a method that runs the function it is given and returns its result
 #: (``limiter.run_async(fn)``, ``policy.call(fn)``, ``retry.execute(fn)``): ``run_elsewhere``.
 _RUNNER_VERBS = frozenset({"run", "call", "execute", "retry", "invoke"})
 
+#: Callees that run a callable elsewhere and hand back its result (or a future of it).
 ELSEWHERE = frozenset({"run_sync", "to_thread", "run_in_executor", "submit", "partial",
                         "run_in_threadpool", "asyncify", "defer_to_thread", "run_blocking"})
 
@@ -543,12 +538,16 @@ def nested_def(fn: cst.FunctionDef, name: str) -> cst.FunctionDef | None:
     return next((n for n in defs_in(fn) if n.name.value == name), None)
 
 
+def _tighter(clamp: int | None, other: int) -> int:
+    """The maximum that holds when both ``clamp`` (None: none yet) and ``other`` are enforced:
+    the smaller of the two known ones (-1, a maximum of unknown value, gives way to a known one)."""
+    return other if clamp is None or clamp < 0 or 0 <= other < clamp else clamp
+
+
 def _clamped(p: Param, clamp: int) -> Param:
-    """``p`` with the maximum ``clamp`` enforced on it too: the smaller of the two known ones (-1,
-    a maximum of unknown value, gives way to a known one)."""
-    if p.clamp is None or p.clamp < 0 or 0 <= clamp < p.clamp:
-        return replace(p, clamp=clamp)
-    return p
+    """``p`` with the maximum ``clamp`` enforced on it too (``_tighter``)."""
+    tighter = _tighter(p.clamp, clamp)
+    return p if tighter == p.clamp else replace(p, clamp=tighter)
 
 
 def arg_node(call: cst.Call, fn: cst.FunctionDef, param: str) -> cst.BaseExpression | None:

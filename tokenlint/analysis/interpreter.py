@@ -141,6 +141,7 @@ class Analyzer:
         self._enclosing: dict[str, dict[int, cst.FunctionDef]] = {}
         self._stored_entries: dict[str, dict[str, list[cst.BaseExpression]]] = {}
         self._closures: dict[int, dict[str, Flow]] = {}
+        self._switches: dict[int, frozenset[str]] = {}
         #: ``followed.forwarded_parameter`` of each def asked about, by ``id`` (the run's trees
         #: outlive the Analyzer, so ids are not reused meanwhile).
         self.forwarders: dict[int, int | None] = {}
@@ -214,11 +215,14 @@ class Analyzer:
         out: set[str] = set()
         outer = self.enclosing_function(module, fn)
         while outer is not None:
-            rebound = {dotted_name(t.target) for n in _walk_defs_body(outer) if isinstance(n, cst.Assign)
-                       for t in n.targets}
-            for p in parameters(outer):
-                if p.name.value not in rebound and _falsy_default(p.default):
-                    out.add(p.name.value)
+            switches = self._switches.get(id(outer))
+            if switches is None:  # (once per server factory, not once per tool it defines)
+                rebound = {dotted_name(t.target) for n in _walk_defs_body(outer) if isinstance(n, cst.Assign)
+                           for t in n.targets}
+                switches = self._switches[id(outer)] = frozenset(
+                    p.name.value for p in parameters(outer)
+                    if p.name.value not in rebound and _falsy_default(p.default))
+            out |= switches
             outer = self.enclosing_function(module, outer)
         return frozenset(out)
 
