@@ -11,7 +11,7 @@ placeholders; ``call_helper`` substitutes what each call passes: the flows, the 
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING, Iterator, Sequence
+from typing import TYPE_CHECKING, Iterator, Sequence, cast
 
 import libcst as cst
 
@@ -191,8 +191,8 @@ class FollowedCalls(InterpreterState):
             flow = self.run_callable(node, node.args[index].value, node.args[index + 1:])
             if flow is not None:
                 return flow
-        summary = self.a.helper_summary(module, fn, self.depth)
         arg_flows = self._bind_args(node, fn)
+        summary = self.a.helper_summary(module, fn, self.depth, self._argument_classes(fn, arg_flows))
         if summary is None:
             return union(*arg_flows.values())
         # a parameter given one element of a collection this function walks (``[clean(el) for el
@@ -234,6 +234,25 @@ class FollowedCalls(InterpreterState):
             # library class (its methods are the library's: ``collection.find(q)``)
             out = union(out, frozenset({Marker("object", self.a.site(self.mod, node), family=handle)}))
         return out
+
+    def _argument_classes(self, fn: cst.FunctionDef, arg_flows: dict[str, Flow]) -> tuple[tuple[str, str], ...]:
+        """The run's classes of the objects this call passes to parameters ``fn`` calls methods
+        on (``execute_query(sql, db_client)``, ``db_client = DatabaseClient(...)``, the helper
+        calling ``db_client.query(sql)``): sorted (parameter, qualified class) pairs. An argument
+        counts when it is nothing but objects of one class that defines one of those methods (not
+        a dict or record that merely holds such an object)."""
+        out = []
+        for name, methods in self.a.method_receivers(fn).items():
+            given = arg_flows.get(name, EMPTY)
+            families = {t.family for t in given if isinstance(t, Marker) and t.kind == "object" and not t.whole}
+            if len(families) != 1 or None in families or \
+                    any(not (isinstance(t, Marker) and t.kind == "object") for t in given):
+                continue
+            family = cast(str, next(iter(families)))
+            if self.a.project.resolve_class(family) is not None and \
+                    any(self.a.family_method(family, m) is not None for m in methods):
+                out.append((name, family))
+        return tuple(sorted(out))
 
     def _annotated_handle(self, module: ParsedModule, fn: cst.FunctionDef) -> str | None:
         """The qualified library class a helper's return annotation names (``-> Collection``,

@@ -135,7 +135,8 @@ class Analyzer:
         #: ``extra-sources`` / ``extra-bounds`` of the run (empty: nothing configured).
         self.knowledge = knowledge if knowledge is not None else Knowledge()
         self._sites: dict[int, Site] = {}
-        self._helpers: dict[int, Summary | None] = {}
+        self._helpers: dict[tuple[int, tuple[tuple[str, str], ...]], Summary | None] = {}
+        self._receivers: dict[int, dict[str, frozenset[str]]] = {}
         self._instance_collections: dict[tuple[str, str], frozenset[str]] = {}
         self._instance_attributes: dict[tuple[str, str], dict[str, str]] = {}
         self._enclosing: dict[str, dict[int, cst.FunctionDef]] = {}
@@ -312,22 +313,45 @@ class Analyzer:
             return None
         return self.method_of(hit[0], hit[1], method)
 
-    def helper_summary(self, module: ParsedModule, fn: cst.FunctionDef, depth: int) -> Summary | None:
+    def helper_summary(self, module: ParsedModule, fn: cst.FunctionDef, depth: int,
+                       families: tuple[tuple[str, str], ...] = ()) -> Summary | None:
         """The ``Summary`` of the run's function ``fn`` (defined in ``module``) called as a helper:
         interpreted once per run with its parameters as placeholders (``Param`` with no site) and
-        cached. None while it is being summarised (a recursive call). ``depth`` (the caller's) is
-        not used: a cached summary must not depend on how deep its first caller was."""
-        key = id(fn)
+        cached. ``families`` ((parameter, qualified class) pairs, sorted) names the run's classes
+        of the objects some callers pass (``execute_query(sql, db_client)`` with ``db_client =
+        DatabaseClient(...)``): the methods called on such a parameter are that class's, so the
+        helper is summarised once per such binding. None while it is being summarised (a
+        recursive call). ``depth`` (the caller's) is not used: a cached summary must not depend on
+        how deep its first caller was."""
+        key = (id(fn), families)
         if key in self._helpers:
             return self._helpers[key]
         self._helpers[key] = None  # recursion guard
         owner = next((k.split(".")[0] for k, v in module.functions.items() if v is fn and "." in k), None)
         # depth 1 whoever asks first: a summary is cached per function, so it must not depend on
         # how deep its first caller was (each function is summarised once: the work is bounded)
-        interp = FunctionInterpreter(self, module, fn, depth=1, helper=True, class_name=owner)
+        interp = FunctionInterpreter(self, module, fn, depth=1, helper=True, class_name=owner,
+                                     param_families=dict(families))
         summary = interp.run(body_of(fn))
         self._helpers[key] = summary
         return summary
+
+    def method_receivers(self, fn: cst.FunctionDef) -> dict[str, frozenset[str]]:
+        """The parameters of ``fn`` a method is called on in its own body, with the methods
+        (``db.query(sql)``, ``await client.fetch()``: ``{"db": {"query"}, "client": {"fetch"}}``):
+        those whose class a caller's argument can tell."""
+        key = id(fn)
+        found = self._receivers.get(key)
+        if found is None:
+            names = {p.name.value for p in parameters(fn)} - {"self", "cls"}
+            calls: dict[str, set[str]] = {}
+            for n in _walk_defs_body(fn):
+                if isinstance(n, cst.Call) and isinstance(n.func, cst.Attribute) and \
+                        isinstance(n.func.value, cst.Name) and n.func.value.value in names:
+                    calls.setdefault(n.func.value.value, set()).add(n.func.attr.value)
+            found = {k: frozenset(v) for k, v in calls.items()}
+            self._receivers[key] = found
+        return found
 
 
 #: Comparison operators that order sizes (a size check compares with one of these).
@@ -386,6 +410,7 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         helper: bool = False,
         args_style: str = "signature",
         class_name: str | None = None,
+        param_families: dict[str, str] | None = None,
     ) -> None:
         self.a = analyzer
         self.mod = module
@@ -454,6 +479,9 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         self._tuple_results: dict[int, list[Flow]] = {}
         #: The names of the function's own parameters.
         self.parameter_names = frozenset(p.name.value for p in parameters(fn))
+        #: Parameters of a helper bound to an object of one of the run's classes by its caller
+        #: (``Analyzer.helper_summary``): name -> qualified class.
+        self.param_families = param_families or {}
         #: Per-key flows of helper calls that return dict literals (keyed by call node id), and
         #: the locals bound to such a call: name -> (the flow bound, the per-key flows).
         self._dict_results: dict[int, dict[str, Flow]] = {}
@@ -495,6 +523,9 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
             self.param_defaults[name] = param
             if self.helper:
                 self.env[name] = frozenset({Param(name, None)})
+                if name in self.param_families:
+                    # an object of a class of the run, whatever the annotation says (``Any``)
+                    self.env[name] |= {Marker("object", self.a.site(self.mod, p), family=self.param_families[name])}
             else:
                 self.env[name] = frozenset({param})
 
@@ -1233,6 +1264,10 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         value = self.const_int(expr)
         if value is not None:
             return Bound(site, fixed=value)
+        if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, (cst.Add, cst.Subtract)) and \
+                self.const_int(expr.right) is not None:
+            # ``fetchmany(max_rows + 1)``: one more than the cap, to tell whether more are left
+            return self.bound_from(expr.left, node)
         flow = self.expr(expr)
         ps = params(flow)
         limit_ps = [p for p in ps if p.name.lower() not in cat.CONTINUATION_PARAMS] or ps
