@@ -84,6 +84,8 @@ class ExternalCalls(InterpreterState):
                 self._args_flow(node)
                 self.summary.untraced.append(f"{dotted_name(func) or '….' + name}()")
                 return frozenset({Marker("object", site, family=config)})
+            if objects and method in _STR_ONLY_METHODS and all(m.fixed for m in objects):
+                return None  # ``rec["arn"].split(":")``: a field's value, cut or cased by str
             if objects:
                 family = objects[0].family
             elif any(isinstance(t, (Src, Measure)) for t in recv):
@@ -1083,6 +1085,12 @@ def listing_of(t: Taint) -> Taint:
         assert isinstance(t, Marker)
         return Src("TL105", t.site, "HTTP response .json()", t.sql_bound)
     return t
+
+
+#: Methods only ``str`` and ``bytes`` have (``split``, ``strip``, ``lower``), not a dict's or a
+#: list's: called on a field of a record, they work on its value, they call no service.
+_STR_ONLY_METHODS = frozenset(m for t in (str, bytes) for m in dir(t) if not m.startswith("_")) - \
+    frozenset(m for t in (dict, list, set) for m in dir(t))
 
 
 def part_of(t: Taint) -> Taint:

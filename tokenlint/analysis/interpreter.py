@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Iterable, Iterator, Sequence, cast
+from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Sequence, cast
 
 import libcst as cst
 
@@ -463,6 +463,13 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         #: Locals holding a position found in data (``end = text.find("\n\n")``): a slice up to
         #: one is a span of the data, not a cap on it.
         self.positions: set[str] = set()
+        #: Locals holding pieces of one value (``parts = arn.split(":")``): an element is a piece
+        #: of that value, not a record of a collection.
+        self.pieces: set[str] = set()
+        #: Locals holding records this function builds itself (``out = []`` then only
+        #: ``out.append({"id": ..., "name": ...})``, or a list of dict literals): an element is one
+        #: record of fixed fields (``best = out[0]``), not a record of unknown fields.
+        self.built_records: set[str] = set()
         #: How many ``while`` loops enclose the statement interpreted (``LibraryCalls``: a cursor
         #: read one row per round reads every row).
         self.while_depth = 0
@@ -697,6 +704,14 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
             self.positions.add(name)
         else:
             self.positions.discard(name)
+        if _pieces_value(value):
+            self.pieces.add(name)
+        else:
+            self.pieces.discard(name)
+        if _built_records_value(value) or (name in self.built_records and _remakes(value, name)):
+            self.built_records.add(name)
+        else:
+            self.built_records.discard(name)
         if isinstance(value, cst.IfExp) and _length_value_of(value.body, self.positions) != _length_value_of(value.orelse, self.positions):
             self.unset_all.add(name)  # ``end = n_chars if limit is None else min(n_chars, limit)``
         else:
@@ -727,7 +742,7 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         join of the branches that fall through; a clamp the statement enforces
         (``if limit > 100: limit = 100``, ``if len(text) > MAX: text = text[:MAX]``) applies after
         it. False when no branch falls through."""
-        self.condition(node.test)
+        self.condition(node.test, node.body)
         if self.loop_breaks and any(isinstance(x, cst.Break) for s in statements_of(node.body)
                                     if isinstance(s, (cst.SimpleStatementLine, cst.SimpleStatementSuite)) for x in s.body):
             # ``if count >= 10: break`` may cap what the loop accumulates (``_apply_loop_breaks``)
@@ -848,15 +863,24 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
             self.block(statements_of(node.finalbody))
         return bool(envs)
 
-    def condition(self, test: cst.BaseExpression) -> None:
-        """Evaluate a test for its size checks (``len(x) > LIMIT``) and its side effects."""
+    def condition(self, test: cst.BaseExpression, guarded: cst.CSTNode | None = None) -> None:
+        """Evaluate a test for its size checks (``len(x) > LIMIT``) and its side effects.
+        ``guarded`` is the code the test guards (an ``if``'s body, a conditional expression's
+        value): ``len(parts) > 3`` guarding ``parts[3]`` asks whether an element is there, it
+        caps nothing."""
         disabled = self._disabled_guard(test)
+        indexed = _indexed_elements(guarded) if guarded is not None and any(
+            _len_arg(n) for c in _comparisons(test) for n in (c.left, *(t.comparator for t in c.comparisons))
+        ) else frozenset()
         for comp in _comparisons(test):
             left = self.expr(comp.left)
             for target in comp.comparisons:
                 right = self.expr(target.comparator)
                 if disabled or not isinstance(target.operator, _ORDERINGS):
                     continue  # (``len(result) != 1`` asks what the value is, it caps nothing)
+                if _index_guard(comp.left, target.comparator, indexed, self.const_int) or \
+                        _index_guard(target.comparator, comp.left, indexed, self.const_int):
+                    continue
                 if not self._one_element_length(comp.left):
                     self._size_check(comp, left, right, target.comparator)
                 if not self._one_element_length(target.comparator):
@@ -1036,7 +1060,7 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
             self.condition(node)
             return EMPTY
         if isinstance(node, cst.IfExp):
-            self.condition(node.test)
+            self.condition(node.test, node.body)
             return union(self.expr(node.body), self.expr(node.orelse))
         if isinstance(node, (cst.List, cst.Tuple, cst.Set)):
             return union(*(self.expr(e.value) for e in node.elements))
@@ -1205,6 +1229,14 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
             # an entry of a run-time collection (``tasks[task_id]``): one record, whole
             base, entry = self.collection_entry(base, node.value, self.a.site(self.mod, node))
             root = chain_root(node.value) if isinstance(node.value, cst.Attribute) else None
+            if isinstance(key, cst.Integer) and (
+                    _pieces_value(node.value) or (isinstance(node.value, cst.Name) and node.value.value in self.pieces)):
+                # ``arn.split(":")[3]``: a piece of the value split, as large as a field of it
+                return frozenset(part_of(t) for t in base if not isinstance(t, Marker) or t.kind == "object")
+            if isinstance(key, cst.Integer) and isinstance(node.value, cst.Name) and \
+                    node.value.value in self.built_records:
+                # ``matches[0]`` of records this function built with fixed keys: one of them
+                return frozenset(part_of(t) for t in base if not isinstance(t, (Src, Measure, Marker)))
             if isinstance(key, cst.Integer) and (
                     isinstance(node.value, cst.Call)
                     or (isinstance(node.value, cst.Name) and node.value.value not in self.element_names)
@@ -1774,6 +1806,59 @@ def _length_value_of(value: cst.BaseExpression, positions: set[str]) -> bool:
     if isinstance(value, cst.Name):
         return value.value in positions
     return isinstance(value, cst.Call) and isinstance(value.func, cst.Name) and value.func.value == "len"
+
+
+def _indexed_elements(node: cst.CSTNode) -> frozenset[tuple[str, int]]:
+    """The ``(name, index)`` of every ``name[<integer>]`` in ``node`` (``parts[3]``)."""
+    return frozenset(
+        (n.value.value, int(n.slice[0].slice.value.value))
+        for n in walk(node)
+        if isinstance(n, cst.Subscript) and isinstance(n.value, cst.Name) and len(n.slice) == 1
+        and isinstance(n.slice[0].slice, cst.Index) and isinstance(n.slice[0].slice.value, cst.Integer))
+
+
+def _index_guard(measured: cst.BaseExpression, bound: cst.BaseExpression,
+                 indexed: frozenset[tuple[str, int]], const_int: Callable[[cst.BaseExpression], int | None]) -> bool:
+    """Whether ``len(x)`` compared with ``bound`` guards an element the code reads
+    (``parts[3] if len(parts) > 3``): the comparison asks whether element ``bound`` (or
+    ``bound - 1``) is there."""
+    name = _len_arg(measured)
+    n = const_int(bound)
+    return name is not None and n is not None and ((name, n) in indexed or (name, n - 1) in indexed)
+
+
+#: Methods of str and bytes that cut one value into pieces.
+_SPLITTERS = frozenset({"split", "rsplit", "splitlines", "partition", "rpartition"})
+
+
+def _pieces_value(value: cst.BaseExpression | None) -> bool:
+    """Whether ``value`` cuts a string into pieces (``arn.split(":")``, ``text.splitlines()``)."""
+    return isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute) and \
+        value.func.attr.value in _SPLITTERS
+
+
+def _built_records_value(value: cst.BaseExpression | None) -> bool:
+    """Whether ``value`` is a list of records written out here: ``[]``, a list of dict
+    literals, or a list comprehension making one dict literal per element."""
+    if isinstance(value, cst.List):
+        return all(isinstance(e, cst.Element) and isinstance(e.value, cst.Dict) for e in value.elements)
+    return isinstance(value, cst.ListComp) and isinstance(value.elt, cst.Dict)
+
+
+def _remakes(value: cst.BaseExpression | None, name: str) -> bool:
+    """Whether ``value`` remakes the list ``name`` from itself (``out = sorted(out, key=...)``,
+    ``out = out[:10]``, ``out = dedupe(out)``, ``out = [m for m in out if ...]``): its elements
+    stay the ones it held."""
+    if isinstance(value, cst.Await):
+        value = value.expression
+    if isinstance(value, cst.Subscript):
+        return isinstance(value.value, cst.Name) and value.value.value == name
+    if isinstance(value, cst.ListComp):
+        return isinstance(value.elt, cst.Name) and value.elt.value == value.for_in.target.value \
+            if isinstance(value.for_in.target, cst.Name) and isinstance(value.for_in.iter, cst.Name) and \
+            value.for_in.iter.value == name else False
+    return isinstance(value, cst.Call) and any(
+        isinstance(a.value, cst.Name) and a.value.value == name for a in value.args)
 
 
 def _position_value(value: cst.BaseExpression | None) -> bool:

@@ -117,6 +117,9 @@ class LibraryCalls(InterpreterState):
             if method == "append" and recv_name in self.string_items and len(node.args) == 1:
                 text = self.string_value(node.args[0].value)  # (a query built line by line)
                 self.string_items[recv_name] = [*self.string_items[recv_name], text if text is not None else "{expr}"]
+            if recv_name in self.built_records and not (
+                    method in ("append", "insert") and node.args and isinstance(node.args[-1].value, cst.Dict)):
+                self.built_records.discard(recv_name)  # (something else than a record written out)
             flow = self._args_flow(node)
             # (a record of a batch read by identifiers, or its payload, is data:
             # ``out.append({"blurb": book.get("description")})``)

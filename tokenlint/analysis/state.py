@@ -50,6 +50,7 @@ class InterpreterState:
         while_depth: int
         row_reads: set[Site]
         element_names: set[str]
+        built_records: set[str]
         dict_entries: dict[str, list[tuple[str | None, cst.BaseExpression]]]
         _active: frozenset[int]
         _synthetic: list[cst.Call]
@@ -57,7 +58,8 @@ class InterpreterState:
         _dict_results: dict[int, dict[str, Flow]]
 
         def __init__(self, analyzer: Analyzer, module: ParsedModule, fn: cst.FunctionDef, *, depth: int = 0,
-                     helper: bool = False, args_style: str = "signature", class_name: str | None = None) -> None: ...
+                     helper: bool = False, args_style: str = "signature", class_name: str | None = None,
+                     param_families: dict[str, str] | None = None) -> None: ...
 
         # -- FunctionInterpreter ---------------------------------------------------------------
         def run(self, stmts: Iterable[cst.CSTNode]) -> Summary: ...
