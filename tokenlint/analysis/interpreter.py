@@ -1336,7 +1336,8 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
                 not any(a.star for a in expr.args):
             return _tightest([b for a in expr.args if (b := self._count_bound(a.value, node)) is not None])
         if isinstance(expr, (cst.Name, cst.Attribute)) and dotted_name(expr) not in self.env and \
-                chain_root(expr) not in self.env and chain_root(expr) not in self.parameter_names:
+                chain_root(expr) not in self.env and chain_root(expr) not in self.parameter_names and \
+                not _measures_data(module_constant(self.mod, dotted_name(expr) or "")):
             return Bound(self.a.site(self.mod, node), fixed=-1)
         flow = self.expr(expr)
         ps = params(flow)
@@ -1900,6 +1901,12 @@ def _comparisons(test: cst.BaseExpression) -> Iterator[cst.Comparison]:
             stack.extend([n.left, n.right])
         elif isinstance(n, cst.UnaryOperation):
             stack.append(n.expression)
+
+
+def _measures_data(value: cst.BaseExpression | None) -> bool:
+    """Whether a module-level value is a size of data (``N_DOCS = len(DOCS)``), not a setting."""
+    return value is not None and any(
+        isinstance(n, cst.Call) and dotted_name(n.func) == "len" for n in _subexpressions(value))
 
 
 def _tightest(bounds: list[Bound]) -> Bound | None:
