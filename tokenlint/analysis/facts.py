@@ -239,8 +239,11 @@ def _continuation(tool: ToolDef, interp: FunctionInterpreter, summary: Summary) 
         return True, None
     hint_node: cst.CSTNode | None = None
     resource = False
+    own_addresses = _item_address_keys(tool.body)
     for node in _walk_body(tool.body):
         text = None
+        if id(node) in own_addresses:
+            continue  # ``[{"id": p.id, "resource_uri": f"x://{p.id}"} for p in ranked]``: each item's own
         if isinstance(node, cst.SimpleString):
             text = literal_string(node)
         elif isinstance(node, cst.FormattedStringText):
@@ -282,12 +285,39 @@ def _continuation(tool: ToolDef, interp: FunctionInterpreter, summary: Summary) 
     return False, site
 
 
+#: A key naming a resource URI (``"resource_uri"``, ``"resourceUri"``, ``"resource_link"``).
+_RESOURCE_KEY = re.compile(r"^(resource_(uri|link)|resourceUri)$", re.I)
+
+
+def _item_address_keys(body: Sequence[cst.CSTNode]) -> set[int]:
+    """The ``id``s of resource-URI keys of dicts made once per element (a comprehension's
+    element, the body of a ``for``: ``[{"id": p.id, "resource_uri": f"arxiv://{p.id}"} for p in
+    papers]``): each item's own address, to read that item, not a way to the items left out of
+    the response (the runtime's ``resource_uri`` sits beside the ``items``, once)."""
+    out: set[int] = set()
+    for node in _walk_body(body):
+        if isinstance(node, (cst.ListComp, cst.SetComp, cst.GeneratorExp)):
+            parts: list[cst.CSTNode] = [node.elt]
+        elif isinstance(node, cst.DictComp):
+            parts = [node.value]
+        elif isinstance(node, cst.For):
+            parts = [node.body]
+        else:
+            continue
+        for inner in _walk_body(parts):
+            if isinstance(inner, cst.DictElement) and isinstance(inner.key, cst.SimpleString) and \
+                    _RESOURCE_KEY.match(literal_string(inner.key) or ""):
+                out.add(id(inner.key))
+    return out
+
+
 def _hint_in(fn: cst.FunctionDef, mod: ParsedModule | None = None, project: Project | None = None, depth: int = 1) -> bool:
     """Whether a helper's body writes a continuation key or instruction (``"has_more"``), itself
     or (``depth`` levels) through the helpers it calls in its own module or by import."""
     calls = []
+    own_addresses = _item_address_keys([fn.body])
     for node in _walk_body([fn.body]):
-        if isinstance(node, cst.SimpleString):
+        if isinstance(node, cst.SimpleString) and id(node) not in own_addresses:
             v = literal_string(node)
             if v is not None and cat.HINT_WORDS.search(v):
                 return True

@@ -447,6 +447,14 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         #: element holds (what the body puts into a collection makes it as long as the iterable,
         #: ``out.append(r["id"])``: ``_per_element``).
         self.loop_elements: list[tuple[set[str], frozenset, frozenset]] = []
+        #: Per enclosing ``for`` or comprehension clause, innermost last: its target names, how
+        #: many rounds it runs at most (``_rounds_bound``: ``for idx in order[:k]``, ``range(k)``;
+        #: None when nothing caps them) and the name of what it iterates. ``x[idx]`` in its body
+        #: takes one element of ``x`` a round (``_index_rounds``).
+        self.index_loops: list[tuple[set[str], Bound | None, str | None]] = []
+        #: Locals bound to a sequence cut at a count (``order = np.argsort(sims)[::-1][:k]``): that
+        #: cap (``_count_of``), however opaque the sequence's items.
+        self.sliced: dict[str, Bound] = {}
         #: Generator expressions consumed for one element (``next(g)``, ``max(g)``, ``min(g)``).
         self._one_element_generators: set[int] = set()
         #: Names bound to elements by a ``for`` or a comprehension (``r`` in ``for r in rows``):
@@ -700,6 +708,11 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
             self.assigned_from_call.add(name)  # a value of the standard library is no client
         else:
             self.assigned_from_call.discard(name)
+        counted = self._count_of(value, value) if isinstance(value, (cst.Subscript, cst.Call)) else None
+        if counted is not None:
+            self.sliced[name] = counted
+        else:
+            self.sliced.pop(name, None)
         if _position_value(value):
             self.positions.add(name)
         else:
@@ -789,9 +802,11 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         self.element_names |= targets
         self.loop_elements.append((targets, frozenset(t for t in it if isinstance(t, Src)),
                                    frozenset(t for t in elem if isinstance(t, Src))))
+        self.index_loops.append((targets, self._rounds_bound(node.iter, it, node), _iterated_name(node.iter)))
         for _ in range(2):
             self.assign(node.target, elem, None)
             self.block(statements_of(node.body))
+        self.index_loops.pop()
         self.loop_elements.pop()
         self.loop_nodes.pop()
         accs = self.loop_accumulators.pop()
@@ -1095,9 +1110,12 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         iterated: set = set()
         clause: cst.CompFor | None = for_in
         self.comprehension_depth += 1
+        depth = len(self.index_loops)
         while clause is not None:
             it = self.expr(clause.iter)
-            self.element_names |= {n.value for n in _subexpressions(clause.target) if isinstance(n, cst.Name)}
+            targets = {n.value for n in _subexpressions(clause.target) if isinstance(n, cst.Name)}
+            self.element_names |= targets
+            self.index_loops.append((targets, self._rounds_bound(clause.iter, it, clause), _iterated_name(clause.iter)))
             elem = self.iteration(it, clause)
             iterated |= {t for t in elem if isinstance(t, Src)}
             self.assign(clause.target, elem, None)
@@ -1105,6 +1123,7 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
                 self.condition(cond.test)
             clause = clause.inner_for_in
         flow = union(*(self.expr(e) for e in elts))
+        del self.index_loops[depth:]
         self.comprehension_depth -= 1
         self.env = saved
         if id(node) in self._one_element_generators:
@@ -1228,6 +1247,11 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
             self.expr(key)
             # an entry of a run-time collection (``tasks[task_id]``): one record, whole
             base, entry = self.collection_entry(base, node.value, self.a.site(self.mod, node))
+            rounds = self._index_rounds(key, node.value)
+            if rounds is not None:
+                # ``for idx in order[:k]: out.append(docs[int(idx)])``: one element a round, as
+                # many as the loop has rounds (``docs[:k]``)
+                base = apply_bound(base, rounds)
             root = chain_root(node.value) if isinstance(node.value, cst.Attribute) else None
             if isinstance(key, cst.Integer) and (
                     _pieces_value(node.value) or (isinstance(node.value, cst.Name) and node.value.value in self.pieces)):
@@ -1289,6 +1313,100 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
                 consts = [c for c in (self.const_int(n) for n in _subexpressions(upper)) if c is not None and c > 1]
                 return Bound(self.a.site(self.mod, node), fixed=max(consts) if consts else -1)
         return self.bound_from(upper, node)
+
+    def _index_rounds(self, key: cst.BaseExpression, container: cst.BaseExpression) -> Bound | None:
+        """The cap on how many elements ``container[key]`` takes when ``key`` is a position an
+        enclosing loop binds (``idx``, ``int(idx)``, ``idx.item()`` with ``for idx in
+        np.argsort(scores)[::-1][:k]``; ``i`` of ``for i, score in ranked[:10]``): one element a
+        round, so the rounds' cap (``_rounds_bound``). None when the loop iterates ``container``
+        itself (``for k in d: d[k]``), when ``container`` is a dict this function fills (its
+        entries may be lists: ``groups[k]``), or when nothing caps the rounds: ``range(len(x))``,
+        ``enumerate(x)`` and an unsliced ``np.argsort(scores)`` run once per element of the data."""
+        name = _index_name(key)
+        cname = dotted_name(container)
+        if name is None or cname is None or cname in self.dict_entries:
+            return None
+        for targets, rounds, iterated in reversed(self.index_loops):
+            if name in targets:
+                if iterated is not None and (iterated == cname or iterated.startswith(cname + ".")):
+                    return None
+                return rounds
+        return None
+
+    def _rounds_bound(self, iterable: cst.BaseExpression, it: Flow, node: cst.CSTNode) -> Bound | None:
+        """How many rounds a loop over ``iterable`` (whose flow is ``it``) runs at most, as a cap on
+        what it takes one element a round of (``_index_rounds``): ``range(stop)`` /
+        ``range(start, stop)`` by ``_count_bound(stop)``; otherwise, when ``it`` holds data (sources,
+        or a helper's parameters) and every part of it is capped (``order = np.argsort(sims)[::-1]
+        [:k]``), the weakest of those caps (``Bound.rank``). None when any part is uncapped, or
+        when ``it`` holds no data (the caller's own list of ids, a number read from data)."""
+        counted = self._count_of(iterable, node)
+        if counted is not None:
+            return counted
+        caps = [t.bound for t in it if isinstance(t, Src)] + \
+            [t.cap for t in it if isinstance(t, Param) and t.site is None]
+        if not caps or any(c is None for c in caps):
+            return None
+        return min((c for c in caps if c is not None), key=lambda c: (c.rank(), -(c.value or 0)))
+
+    def _count_of(self, iterable: cst.BaseExpression, node: cst.CSTNode) -> Bound | None:
+        """The cap on how many items ``iterable`` yields, read from how it is written, whatever
+        its items hold (a NumPy result is an object tokenlint cannot read): ``range(stop)``
+        (``_count_bound``); a slice ``x[:n]``, ``x[-n:]`` (``slice_bound``), through
+        ``x[::-1]``; a local bound to one (``sliced``); ``enumerate``/``reversed``/``sorted``/
+        ``list``/``tuple`` of one, its ``.tolist()``; the shortest of a ``zip``. None otherwise."""
+        if isinstance(iterable, cst.Name):
+            return self.sliced.get(iterable.value)
+        if isinstance(iterable, cst.Subscript) and len(iterable.slice) == 1 and \
+                isinstance(sl := iterable.slice[0].slice, cst.Slice):
+            if sl.upper is not None:
+                return self.slice_bound(sl, node)
+            low = sl.lower
+            if isinstance(low, cst.UnaryOperation) and isinstance(low.operator, cst.Minus):
+                return self.bound_from(low.expression, node)  # ``order[-k:]``: the last k
+            return self._count_of(iterable.value, node) if low is None else None  # ``order[::-1]``
+        if not isinstance(iterable, cst.Call):
+            return None
+        func = iterable.func
+        if isinstance(func, cst.Attribute) and func.attr.value == "tolist" and not iterable.args:
+            return self._count_of(func.value, node)
+        name = dotted_name(func)
+        if name not in ("range", "enumerate", "reversed", "sorted", "list", "tuple", "zip") or \
+                self.mod.imports.qualify(func) is not None or not iterable.args or \
+                any(a.star for a in iterable.args):
+            return None
+        positional = [a.value for a in iterable.args if a.keyword is None]
+        if name == "range":
+            if not 1 <= len(positional) <= 3 or len(positional) != len(iterable.args):
+                return None
+            return self._count_bound(positional[0] if len(positional) == 1 else positional[1], node)
+        if name == "zip":
+            found = [b for a in positional if (b := self._count_of(a, node)) is not None]
+            return _tightest(found)
+        return self._count_of(positional[0], node) if positional else None
+
+    def _count_bound(self, expr: cst.BaseExpression, node: cst.CSTNode) -> Bound | None:
+        """The cap on a count used as a number of rounds (``range(count)``): a constant; the
+        tightest capped argument of ``min(k, len(rows))``; a model parameter (``bound_from``, its
+        clamp if any); a named setting that is no local (``settings.TOP_K``: enforced, value
+        unknown, as ``min_call`` reads it). None for a count read from data (``len(rows)``, ``n``
+        of ``SELECT COUNT(*)``)."""
+        value = self.const_int(expr)
+        if value is not None:
+            return Bound(self.a.site(self.mod, node), fixed=value)
+        if isinstance(expr, cst.Call) and dotted_name(expr.func) == "min" and \
+                self.mod.imports.qualify(expr.func) in (None, "min", "builtins.min") and \
+                not any(a.star for a in expr.args):
+            return _tightest([b for a in expr.args if (b := self._count_bound(a.value, node)) is not None])
+        if isinstance(expr, (cst.Name, cst.Attribute)) and dotted_name(expr) not in self.env and \
+                chain_root(expr) not in self.env and chain_root(expr) not in self.parameter_names and \
+                not _measures_data(module_constant(self.mod, dotted_name(expr) or "")):
+            return Bound(self.a.site(self.mod, node), fixed=-1)
+        flow = self.expr(expr)
+        ps = params(flow)
+        if not ps or (any(isinstance(t, (Src, Measure)) for t in flow) and all(p.clamp is None for p in ps)):
+            return None
+        return self.bound_from(expr, node)
 
     def bound_from(self, expr: cst.BaseExpression, node: cst.CSTNode) -> Bound | None:
         """A bound from an expression used as a count or size cap."""
@@ -1903,6 +2021,41 @@ def _comparisons(test: cst.BaseExpression) -> Iterator[cst.Comparison]:
             stack.extend([n.left, n.right])
         elif isinstance(n, cst.UnaryOperation):
             stack.append(n.expression)
+
+
+def _measures_data(value: cst.BaseExpression | None) -> bool:
+    """Whether a module-level value is a size of data (``N_DOCS = len(DOCS)``), not a setting."""
+    return value is not None and any(
+        isinstance(n, cst.Call) and dotted_name(n.func) == "len" for n in _subexpressions(value))
+
+
+def _tightest(bounds: list[Bound]) -> Bound | None:
+    """The strongest of ``bounds`` (``Bound.rank``, then the smallest known value): what caps a
+    count that is the least of several (``min(k, 50)``, a ``zip``)."""
+    return max(bounds, key=lambda b: (b.rank(), -(b.value if b.value is not None and b.value >= 0 else 1 << 62)),
+               default=None)
+
+
+def _iterated_name(iterable: cst.BaseExpression) -> str | None:
+    """The dotted name a loop iterates, a method call's receiver with its method (``d.keys``
+    for ``d.keys()``), None for anything else."""
+    return dotted_name(iterable.func if isinstance(iterable, cst.Call) else iterable)
+
+
+def _index_name(key: cst.BaseExpression) -> str | None:
+    """The name a subscript's key is a position of: ``idx``, ``int(idx)``, ``idx.item()``,
+    ``int(idx.item())`` (a NumPy integer made a Python one); None for any other key."""
+    while True:
+        if isinstance(key, cst.Name):
+            return key.value
+        if isinstance(key, cst.Call) and len(key.args) == 1 and isinstance(key.func, cst.Name) and \
+                key.func.value == "int" and key.args[0].keyword is None and not key.args[0].star:
+            key = key.args[0].value
+        elif isinstance(key, cst.Call) and not key.args and isinstance(key.func, cst.Attribute) and \
+                key.func.attr.value == "item":
+            key = key.func.value
+        else:
+            return None
 
 
 def _len_arg(node: cst.BaseExpression) -> str | None:
