@@ -834,14 +834,39 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
             self.expr(test)
 
     def _one_element_length(self, node: cst.BaseExpression) -> bool:
-        """``len(value)`` of the target of an enclosing ``for`` loop (``for key, value in
-        d.items(): if len(value) < 128: ...``): a check of one element, which caps that element
-        (or drops it), not the collection the loop walks."""
+        """A size of one element of an enclosing ``for`` loop, not of what the loop builds:
+        ``len(value)`` of the loop's target (``for key, value in d.items(): if len(value) < 128:
+        ...``), which caps that element (or drops it), not the collection the loop walks; or a
+        sum of such a length and terms the loops never change (``size + len(snippet) + 1 >
+        limit`` with ``size`` set once before the loop): a running size that is never updated
+        bounds nothing (design.md)."""
+        terms = _sum_terms(node)
+        if len(terms) == 1:
+            return self._element_length(node, derived=False)
+        if not any(self._element_length(t, derived=True) for t in terms):
+            return False
+        changed = set().union(*(_changed_in(loop) for loop in self.loop_nodes))
+        return all(self._element_length(t, derived=True) or not any(
+            isinstance(n, cst.Name) and n.value in changed for n in walk(t)) for t in terms)
+
+    def _element_length(self, node: cst.BaseExpression, derived: bool) -> bool:
+        """``len(x)`` of the target ``x`` of an enclosing ``for``; with ``derived``, also of a
+        local the body of a ``for`` over data binds anew each round from its target alone
+        (``snippet = Snippet.of(s)``, never from itself: ``text = text + line`` runs on)."""
         if not (isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value == "len"
                 and len(node.args) == 1 and isinstance(node.args[0].value, cst.Name)):
             return False
         name = node.args[0].value.value
-        return any(name in targets for targets, _, _ in self.loop_elements)
+        if any(name in targets for targets, _, _ in self.loop_elements):
+            return True
+        if not derived:
+            return False
+        loops = [n for n in self.loop_nodes if isinstance(n, cst.For)]
+        for loop, (_, _, held) in zip(loops, self.loop_elements):
+            targets = {n.value for n in walk(loop.target) if isinstance(n, cst.Name)}
+            if held and _bound_from_each(loop, name, targets):
+                return True
+        return False
 
     def _disabled_guard(self, test: cst.BaseExpression) -> bool:
         """``if max_tokens and ...`` where ``max_tokens`` defaults to None/False/0: off by default."""
@@ -1401,8 +1426,14 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         if dn in cat.SCALAR_BUILTINS and qn is None:
             return self.value_scalar(self._args_flow(node), [a.value for a in node.args])
         if qn in ("itertools.islice",) and node.args:
+            # ``islice(it, stop)``, ``islice(it, start, stop[, step])``: the stop caps, a stop of
+            # None (``islice(it, start, None)``: from ``start`` on) caps nothing
             flow = self.expr(node.args[0].value)
-            stop = node.args[-1].value if len(node.args) >= 2 else None
+            for a in node.args[1:]:
+                self.expr(a.value)
+            stop = node.args[1].value if len(node.args) == 2 else node.args[2].value if len(node.args) >= 3 else None
+            if isinstance(stop, cst.Name) and stop.value == "None":
+                stop = None
             bound = self.bound_from(stop, node) if stop is not None else None
             return apply_bound(flow, bound) if bound else flow
 
@@ -1783,6 +1814,67 @@ def _comparisons(test: cst.BaseExpression) -> Iterator[cst.Comparison]:
             stack.extend([n.left, n.right])
         elif isinstance(n, cst.UnaryOperation):
             stack.append(n.expression)
+
+
+def _sum_terms(node: cst.BaseExpression) -> list[cst.BaseExpression]:
+    """The terms of a sum (``size + len(x) + 1``: three), or ``[node]``."""
+    if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Add):
+        return _sum_terms(node.left) + _sum_terms(node.right)
+    return [node]
+
+
+def _changed_in(loop: cst.CSTNode) -> set[str]:
+    """Names a loop's body (not its nested defs) assigns, adds to or mutates (``total += n``,
+    ``out.append(x)``, ``for x in ...`` targets)."""
+    out: set[str] = set()
+    body = loop.body if isinstance(loop, (cst.For, cst.While)) else loop
+    stack: list[cst.CSTNode] = [body]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+            continue
+        targets: list[cst.BaseExpression] = []
+        if isinstance(n, cst.AssignTarget):
+            targets.append(n.target)
+        elif isinstance(n, (cst.AugAssign, cst.AnnAssign, cst.For, cst.NamedExpr)):
+            targets.append(n.target)
+        elif isinstance(n, cst.Call) and isinstance(n.func, cst.Attribute):
+            targets.append(n.func.value)  # (``out.append(x)``, ``buf.write(x)``)
+        for t in targets:
+            root = t
+            while isinstance(root, (cst.Attribute, cst.Subscript)):
+                root = root.value
+            out |= {x.value for x in _subexpressions(root) if isinstance(x, cst.Name)}
+        stack.extend(code_children(n))
+    return out
+
+
+def _bound_from_each(loop: cst.For, name: str, targets: set[str]) -> bool:
+    """Whether every binding of ``name`` in ``loop``'s body is a plain ``name = value`` whose value
+    reads a loop target and not ``name`` itself, and nothing else there changes it."""
+    values: list[cst.BaseExpression] = []
+    stack: list[cst.CSTNode] = [loop.body]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+            continue
+        if isinstance(n, cst.Assign) and any(isinstance(t.target, cst.Name) and t.target.value == name
+                                             for t in n.targets):
+            if len(n.targets) != 1:
+                return False
+            values.append(n.value)
+        elif isinstance(n, (cst.AugAssign, cst.AnnAssign, cst.NamedExpr)) and dotted_name(n.target) == name:
+            return False
+        elif isinstance(n, cst.Call) and isinstance(n.func, cst.Attribute) and dotted_name(n.func.value) == name:
+            return False
+        stack.extend(code_children(n))
+    if not values:
+        return False
+    for v in values:
+        read = {x.value for x in walk(v) if isinstance(x, cst.Name)}
+        if name in read or not read & targets:
+            return False
+    return True
 
 
 def _len_arg(node: cst.BaseExpression) -> str | None:
