@@ -65,6 +65,10 @@ class Constants(InterpreterState):
                     text = default.evaluated_value
                     return int(text) if isinstance(text, str) and text.strip().isdigit() else None
                 return self.const_int(default, depth + 1)
+        if isinstance(node, cst.Name) and node.value in self.switches_on and \
+                node.value not in getattr(self, "env", {}):
+            switch = self.switches_on[node.value]  # a switch the project's entry point turns on
+            return switch if type(switch) is int else None
         if isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) and \
                 node.value.value not in getattr(self, "env", {}):
             setting = self._instance_setting(node.value.value, node.attr.value)
@@ -207,6 +211,7 @@ class ConstantsOf(Constants):
 
     def __init__(self, interp: Constants, mod: ParsedModule) -> None:
         self.a, self.mod = interp.a, mod
+        self.switches_on = {}  # (a tool's switches are no names of another module)
         self.strings = {}
         self.string_items = {}
 

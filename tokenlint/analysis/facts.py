@@ -101,6 +101,8 @@ def analyse_tool(analyzer: Analyzer, tool: ToolDef) -> ToolFacts:
     # (its own parameters, already in ``env``, shadow the factory's names)
     interp.env = {**analyzer.closure_env(tool.module, tool.func, class_name), **interp.env}
     interp.switches_off = analyzer.closure_switches_off(tool.module, tool.func) - set(interp.env)
+    interp.switches_on = {k: v for k, v in analyzer.closure_switches_on(tool.module, tool.func).items()
+                          if k not in interp.env}
     if tool.name != interp.function_name and writes_by_name(tool.name):
         interp.action_name = tool.name  # a dispatch branch (``elif name == "create_issue":``)
     summary = interp.run(tool.body)

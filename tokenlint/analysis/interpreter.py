@@ -23,6 +23,7 @@ import libcst as cst
 
 from tokenlint.analysis import catalogue as cat
 from tokenlint.analysis.configured import filled_from_configuration
+from tokenlint.analysis.entry_points import Literal, factory_settings, literal_value
 from tokenlint.analysis.constants import (Constants, keyword_arg, le_in_annotation, module_constant,
                                           string_literal)
 from tokenlint.analysis.external import (CONTEXT_FAMILY, ID_RECORDS_FAMILY, SERIALIZERS, SIZE_UNKNOWN, ExternalCalls,
@@ -142,7 +143,7 @@ class Analyzer:
         self._enclosing: dict[str, dict[int, cst.FunctionDef]] = {}
         self._stored_entries: dict[str, dict[str, list[cst.BaseExpression]]] = {}
         self._closures: dict[int, dict[str, Flow]] = {}
-        self._switches: dict[int, frozenset[str]] = {}
+        self._switches: dict[int, tuple[frozenset[str], dict[str, Literal]]] = {}
         #: ``followed.forwarded_parameter`` of each def asked about, by ``id`` (the run's trees
         #: outlive the Analyzer, so ids are not reused meanwhile).
         self.forwarders: dict[int, int | None] = {}
@@ -212,20 +213,47 @@ class Analyzer:
         switch of the server's configuration that is off by default, so a guard testing it
         (``if token_limit: text = truncate(text, token_limit)``) cuts nothing on the default
         configuration (design.md: "a budget check that is present but off by default does not
-        bound anything"). A name the enclosing body rebinds is no longer the parameter."""
-        out: set[str] = set()
+        bound anything"). A name the enclosing body rebinds is no longer the parameter; one the
+        project's entry point turns on (``closure_switches_on``) is not off."""
+        return frozenset(n for outer in self._factories_of(module, fn) for n in self._factory_switches(*outer)[0])
+
+    def closure_switches_on(self, module: ParsedModule, fn: cst.FunctionDef) -> dict[str, Literal]:
+        """Of the switches off by the factory's own defaults (``closure_switches_off``), those
+        every call of the factory in the project turns on, with the value it passes
+        (``entry_points.factory_settings``: ``@click.option("--response-limit", default=50000)``
+        then ``server(response_limit)``): on the default configuration (labelling rule 1) a cap
+        under one cuts, at that value (``if len(res) + len(line) > response_limit: break``)."""
+        out: dict[str, Literal] = {}
+        for outer in self._factories_of(module, fn):
+            for name, value in self._factory_switches(*outer)[1].items():
+                out.setdefault(name, value)
+        return out
+
+    def _factories_of(self, module: ParsedModule, fn: cst.FunctionDef) -> list[tuple[ParsedModule, cst.FunctionDef]]:
+        """The functions that define ``fn``, innermost first (empty for a module-level one)."""
+        out = []
         outer = self.enclosing_function(module, fn)
         while outer is not None:
-            switches = self._switches.get(id(outer))
-            if switches is None:  # (once per server factory, not once per tool it defines)
-                rebound = {dotted_name(t.target) for n in _walk_defs_body(outer) if isinstance(n, cst.Assign)
-                           for t in n.targets}
-                switches = self._switches[id(outer)] = frozenset(
-                    p.name.value for p in parameters(outer)
-                    if p.name.value not in rebound and _falsy_default(p.default))
-            out |= switches
+            out.append((module, outer))
             outer = self.enclosing_function(module, outer)
-        return frozenset(out)
+        return out
+
+    def _factory_switches(self, module: ParsedModule, outer: cst.FunctionDef) -> tuple[frozenset[str], dict[str, Literal]]:
+        """``(off, on)`` switches of one server factory (``closure_switches_off`` / ``_on``),
+        computed once per factory, not once per tool it defines."""
+        found = self._switches.get(id(outer))
+        if found is None:
+            rebound = {dotted_name(t.target) for n in _walk_defs_body(outer) if isinstance(n, cst.Assign)
+                       for t in n.targets}
+            off = frozenset(p.name.value for p in parameters(outer)
+                            if p.name.value not in rebound and _falsy_default(p.default))
+            on: dict[str, Literal] = {}
+            if off and module.functions.get(outer.name.value) is outer:
+                # (only a module-level factory is called from elsewhere: a nested one's own
+                # callers are in its encloser)
+                on = {k: v for k, v in factory_settings(self.project, module, outer, off).items() if v}
+            found = self._switches[id(outer)] = (off - set(on), on)
+        return found
 
     def instance_collections(self, module: ParsedModule, class_name: str) -> frozenset[str]:
         """Attributes a class's methods set to an empty collection (``self.notes = {}``): instance
@@ -440,6 +468,10 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         #: Switches of the server's configuration a nested tool reads, off by default
         #: (``Analyzer.closure_switches_off``): the body of an ``if`` testing one does not run.
         self.switches_off: frozenset[str] = frozenset()
+        #: Switches of the server's configuration a nested tool reads that the project's entry
+        #: point turns on, with their values (``Analyzer.closure_switches_on``): an ``if`` whose
+        #: test they decide runs one branch only (``_switch_truth``).
+        self.switches_on: dict[str, Literal] = {}
         self.loop_accumulators: list[set[str]] = []
         self.loop_breaks: list[list[tuple[cst.BaseExpression, str]]] = []
         #: Per enclosing ``for``: its target names, the sources it iterates (a ``return`` of the
@@ -764,7 +796,10 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         envs = []
         checks_before = len(self.summary.checks)
         off = _switch_tested(node.test) in self.switches_off
-        if self.block(statements_of(node.body)) and not off:
+        decided = _switch_truth(node.test, self.switches_on) if self.switches_on else None
+        if decided is False:
+            pass  # (``if response_limit is None: return everything`` with the switch on: dead code)
+        elif self.block(statements_of(node.body)) and not off:
             envs.append(self.env)
         if off:
             # ``if token_limit: text = truncate(text, token_limit)`` with the server's switch off
@@ -772,7 +807,9 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
             # size checks bound nothing
             del self.summary.checks[checks_before:]
         self.env = dict(base)
-        if isinstance(node.orelse, cst.If):
+        if decided is True:
+            falls = False  # (the ``else`` of a test the switch decides for the body)
+        elif isinstance(node.orelse, cst.If):
             falls = self.if_(node.orelse)
         elif node.orelse is not None:
             falls = self.block(statements_of(node.orelse))
@@ -904,14 +941,39 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
             self.expr(test)
 
     def _one_element_length(self, node: cst.BaseExpression) -> bool:
-        """``len(value)`` of the target of an enclosing ``for`` loop (``for key, value in
-        d.items(): if len(value) < 128: ...``): a check of one element, which caps that element
-        (or drops it), not the collection the loop walks."""
+        """A size of one element of an enclosing ``for`` loop, not of what the loop builds:
+        ``len(value)`` of the loop's target (``for key, value in d.items(): if len(value) < 128:
+        ...``), which caps that element (or drops it), not the collection the loop walks; or a
+        sum of such a length and terms the loops never change (``size + len(snippet) + 1 >
+        limit`` with ``size`` set once before the loop): a running size that is never updated
+        bounds nothing (design.md)."""
+        terms = _sum_terms(node)
+        if len(terms) == 1:
+            return self._element_length(node, derived=False)
+        if not any(self._element_length(t, derived=True) for t in terms):
+            return False
+        changed = set().union(*(_changed_in(loop) for loop in self.loop_nodes))
+        return all(self._element_length(t, derived=True) or not any(
+            isinstance(n, cst.Name) and n.value in changed for n in walk(t)) for t in terms)
+
+    def _element_length(self, node: cst.BaseExpression, derived: bool) -> bool:
+        """``len(x)`` of the target ``x`` of an enclosing ``for``; with ``derived``, also of a
+        local the body of a ``for`` over data binds anew each round from its target alone
+        (``snippet = Snippet.of(s)``, never from itself: ``text = text + line`` runs on)."""
         if not (isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value == "len"
                 and len(node.args) == 1 and isinstance(node.args[0].value, cst.Name)):
             return False
         name = node.args[0].value.value
-        return any(name in targets for targets, _, _ in self.loop_elements)
+        if any(name in targets for targets, _, _ in self.loop_elements):
+            return True
+        if not derived:
+            return False
+        loops = [n for n in self.loop_nodes if isinstance(n, cst.For)]
+        for loop, (_, _, held) in zip(loops, self.loop_elements):
+            targets = {n.value for n in walk(loop.target) if isinstance(n, cst.Name)}
+            if held and _bound_from_each(loop, name, targets):
+                return True
+        return False
 
     def _disabled_guard(self, test: cst.BaseExpression) -> bool:
         """``if max_tokens and ...`` where ``max_tokens`` defaults to None/False/0: off by default."""
@@ -1076,6 +1138,9 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
             return EMPTY
         if isinstance(node, cst.IfExp):
             self.condition(node.test, node.body)
+            decided = _switch_truth(node.test, self.switches_on) if self.switches_on else None
+            if decided is not None:  # (``text if limit is None else text[:limit]``, the switch on)
+                return self.expr(node.body if decided else node.orelse)
             return union(self.expr(node.body), self.expr(node.orelse))
         if isinstance(node, (cst.List, cst.Tuple, cst.Set)):
             return union(*(self.expr(e.value) for e in node.elements))
@@ -1586,8 +1651,14 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         if dn in cat.SCALAR_BUILTINS and qn is None:
             return self.value_scalar(self._args_flow(node), [a.value for a in node.args])
         if qn in ("itertools.islice",) and node.args:
+            # ``islice(it, stop)``, ``islice(it, start, stop[, step])``: the stop caps, a stop of
+            # None (``islice(it, start, None)``: from ``start`` on) caps nothing
             flow = self.expr(node.args[0].value)
-            stop = node.args[-1].value if len(node.args) >= 2 else None
+            for a in node.args[1:]:
+                self.expr(a.value)
+            stop = node.args[1].value if len(node.args) == 2 else node.args[2].value if len(node.args) >= 3 else None
+            if isinstance(stop, cst.Name) and stop.value == "None":
+                stop = None
             bound = self.bound_from(stop, node) if stop is not None else None
             return apply_bound(flow, bound) if bound else flow
 
@@ -1865,6 +1936,61 @@ def _switch_tested(test: cst.BaseExpression) -> str | None:
     return dotted_name(test) if isinstance(test, (cst.Name, cst.Attribute)) else None
 
 
+def _switch_truth(test: cst.BaseExpression, values: dict[str, Literal]) -> bool | None:
+    """Whether ``test`` holds when the switches ``values`` have their values (``if response_limit
+    is None or response_limit <= 0:`` with ``response_limit`` 50000: False): ``not``, ``and``,
+    ``or``, one comparison of a switch with a literal (``is``, ``is not``, ``==``, ``!=``, ``<``,
+    ``<=``, ``>``, ``>=``), a switch alone; None when the test reads anything else, or no
+    switch at all (``if DEBUG:`` is no business of the server's configuration here)."""
+    if not any(isinstance(n, cst.Name) and n.value in values for n in walk(test)):
+        return None
+    return _truth(test, values)
+
+
+def _truth(test: cst.BaseExpression, values: dict[str, Literal]) -> bool | None:
+    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+        inner = _truth(test.expression, values)
+        return None if inner is None else not inner
+    if isinstance(test, cst.BooleanOperation):
+        left, right = _truth(test.left, values), _truth(test.right, values)
+        if isinstance(test.operator, cst.And):
+            return False if left is False or right is False else (True if left and right else None)
+        return True if left is True or right is True else (False if left is False and right is False else None)
+    if isinstance(test, cst.Comparison) and len(test.comparisons) == 1:
+        known, a = _operand(test.left, values)
+        known_b, b = _operand(test.comparisons[0].comparator, values)
+        if not (known and known_b):
+            return None
+        op = test.comparisons[0].operator
+        if isinstance(op, (cst.Is, cst.IsNot)):
+            same = a is None and b is None or (a is not None and b is not None and a == b and type(a) is type(b))
+            return same if isinstance(op, cst.Is) else not same
+        if isinstance(op, (cst.Equal, cst.NotEqual)):
+            return (a == b) == isinstance(op, cst.Equal)
+        if a is None or b is None or isinstance(a, str) != isinstance(b, str):
+            return None
+        compare = {cst.LessThan: lambda: a < b, cst.LessThanEqual: lambda: a <= b,  # type: ignore[operator]
+                   cst.GreaterThan: lambda: a > b, cst.GreaterThanEqual: lambda: a >= b}  # type: ignore[operator]
+        f = compare.get(type(op))
+        return f() if f is not None else None
+    if isinstance(test, cst.Name) and test.value in values:
+        return bool(values[test.value])
+    return None
+
+
+def _operand(node: cst.BaseExpression, values: dict[str, Literal]) -> tuple[bool, Literal | None]:
+    """``(known, value)`` of one side of a comparison: a switch, a literal, or None."""
+    if isinstance(node, cst.Name):
+        if node.value in values:
+            return True, values[node.value]
+        if node.value == "None":
+            return True, None
+    if isinstance(node, (cst.Integer, cst.Float, cst.SimpleString, cst.Name, cst.UnaryOperation)):
+        v = literal_value(None, node)
+        return v is not None, v
+    return False, None
+
+
 def _join(envs: list[dict], base: dict) -> dict:
     if len(envs) == 1:
         return envs[0]
@@ -2056,6 +2182,67 @@ def _index_name(key: cst.BaseExpression) -> str | None:
             key = key.func.value
         else:
             return None
+
+
+def _sum_terms(node: cst.BaseExpression) -> list[cst.BaseExpression]:
+    """The terms of a sum (``size + len(x) + 1``: three), or ``[node]``."""
+    if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Add):
+        return _sum_terms(node.left) + _sum_terms(node.right)
+    return [node]
+
+
+def _changed_in(loop: cst.CSTNode) -> set[str]:
+    """Names a loop's body (not its nested defs) assigns, adds to or mutates (``total += n``,
+    ``out.append(x)``, ``for x in ...`` targets)."""
+    out: set[str] = set()
+    body = loop.body if isinstance(loop, (cst.For, cst.While)) else loop
+    stack: list[cst.CSTNode] = [body]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+            continue
+        targets: list[cst.BaseExpression] = []
+        if isinstance(n, cst.AssignTarget):
+            targets.append(n.target)
+        elif isinstance(n, (cst.AugAssign, cst.AnnAssign, cst.For, cst.NamedExpr)):
+            targets.append(n.target)
+        elif isinstance(n, cst.Call) and isinstance(n.func, cst.Attribute):
+            targets.append(n.func.value)  # (``out.append(x)``, ``buf.write(x)``)
+        for t in targets:
+            root = t
+            while isinstance(root, (cst.Attribute, cst.Subscript)):
+                root = root.value
+            out |= {x.value for x in _subexpressions(root) if isinstance(x, cst.Name)}
+        stack.extend(code_children(n))
+    return out
+
+
+def _bound_from_each(loop: cst.For, name: str, targets: set[str]) -> bool:
+    """Whether every binding of ``name`` in ``loop``'s body is a plain ``name = value`` whose value
+    reads a loop target and not ``name`` itself, and nothing else there changes it."""
+    values: list[cst.BaseExpression] = []
+    stack: list[cst.CSTNode] = [loop.body]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+            continue
+        if isinstance(n, cst.Assign) and any(isinstance(t.target, cst.Name) and t.target.value == name
+                                             for t in n.targets):
+            if len(n.targets) != 1:
+                return False
+            values.append(n.value)
+        elif isinstance(n, (cst.AugAssign, cst.AnnAssign, cst.NamedExpr)) and dotted_name(n.target) == name:
+            return False
+        elif isinstance(n, cst.Call) and isinstance(n.func, cst.Attribute) and dotted_name(n.func.value) == name:
+            return False
+        stack.extend(code_children(n))
+    if not values:
+        return False
+    for v in values:
+        read = {x.value for x in walk(v) if isinstance(x, cst.Name)}
+        if name in read or not read & targets:
+            return False
+    return True
 
 
 def _len_arg(node: cst.BaseExpression) -> str | None:

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Iterable, Literal, Union
 if TYPE_CHECKING:
     import libcst as cst
 
+    from tokenlint.analysis.entry_points import Literal as EntryLiteral
     from tokenlint.analysis.interpreter import Analyzer, Summary
     from tokenlint.analysis.shapes import Shape
     from tokenlint.analysis.taints import Bound, Flow, Param, Site
@@ -46,6 +47,7 @@ class InterpreterState:
         string_items: dict[str, list[str]]
         sql_of: dict[str, SqlBound]
         param_defaults: dict[str, Param]
+        switches_on: dict[str, EntryLiteral]
         assigned_from_call: set[str]
         while_depth: int
         row_reads: set[Site]

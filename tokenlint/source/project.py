@@ -7,6 +7,7 @@ into it (``from .helpers import load_all`` in a tool module). Every module is pa
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -141,6 +142,7 @@ class Project:
         self.parsed: dict[str, ParsedModule | None] = {}
         #: Every module name looked up (found or not): what an analysis depended on.
         self.looked_up: set[str] = set()
+        self._texts: dict[str, str] = {}
 
     def add(self, mod: ParsedModule) -> None:
         """Register a module parsed already under its module name (``get`` then never reads it from
@@ -170,6 +172,30 @@ class Project:
                 mod = None
         self.parsed[module_name] = mod
         return mod
+
+    def mentions(self, module_name: str, word: str) -> bool:
+        """Whether the run's file of ``module_name`` holds the identifier ``word`` anywhere (a
+        text test before a parse: a module that never spells a function's name cannot call
+        it). The name is added to ``looked_up`` whatever the answer, so that a cached result that
+        asked stays valid only while the file is unchanged; False for no such module or a file
+        that cannot be read."""
+        self.looked_up.add(module_name)
+        mod = self.parsed.get(module_name)
+        entry = self.module_files.get(module_name)
+        if mod is None and entry is None:
+            return False
+        text = self._texts.get(module_name)
+        if text is None:
+            try:
+                if mod is not None:
+                    text = mod.tree.code
+                else:
+                    assert entry is not None
+                    text = self.overrides[entry[0]] if entry[0] in self.overrides else read_source(entry[0])
+            except SourceError:
+                text = ""
+            self._texts[module_name] = text  # (each file read once however many names are asked)
+        return re.search(rf"\b{re.escape(word)}\b", text) is not None
 
     def resolve_class(self, qualified: str) -> tuple[ParsedModule, str] | None:
         """``(module, class name)`` of the run's class ``qualified`` names (re-exports followed,
