@@ -172,6 +172,8 @@ class FollowedCalls(InterpreterState):
         else:
             return None
         qn = mod.imports.qualify(func)
+        if qn is None and isinstance(func, cst.Name) and func.value in mod.constants:
+            qn = f"{mod.module_name}.{func.value}"  # a module-level alias (``_impl = list_nodes``)
         return self.a.project.find_function(qn) if qn else None
 
     def call_helper(self, node: cst.Call, module: ParsedModule, fn: cst.FunctionDef) -> Flow:

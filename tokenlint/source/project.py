@@ -15,7 +15,7 @@ from pathlib import Path
 import libcst as cst
 
 from tokenlint.run.grouping import module_aliases
-from tokenlint.source.imports import ImportTable, module_name_for
+from tokenlint.source.imports import ImportTable, dotted_name, module_name_for
 from tokenlint.source.parsing import parse_source
 from tokenlint.source.positions import Positions
 from tokenlint.source.decoding import SourceError, read_source
@@ -218,6 +218,11 @@ class Project:
                 return found
             head, _, rest = name.partition(".")
             target = mod.imports.names.get(head)
+            alias = mod.constants.get(name) if target is None and not rest else None
+            if isinstance(alias, (cst.Name, cst.Attribute)):
+                # ``_impl = list_nodes``: a module-level alias of a function (of this module, or
+                # imported)
+                target = mod.imports.qualify(alias) or f"{mod.module_name}.{dotted_name(alias)}"
             if target is None and not rest:
                 target = next((f"{star}.{name}" for star in star_imports(mod)
                                if (inner := self.resolve(f"{star}.{name}")) is not None
