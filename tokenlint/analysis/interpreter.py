@@ -506,6 +506,9 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         #: Locals holding pieces of one value (``parts = arn.split(":")``): an element is a piece
         #: of that value, not a record of a collection.
         self.pieces: set[str] = set()
+        #: Locals bound to a subscript or a call (``handler = HANDLERS.get(name)``): a later call
+        #: of the local may reach the functions of a dispatch table (``_dispatch_table``).
+        self.dispatch_of: dict[str, cst.BaseExpression] = {}
         #: Locals holding records this function builds itself (``out = []`` then only
         #: ``out.append({"id": ..., "name": ...})``, or a list of dict literals): an element is one
         #: record of fixed fields (``best = out[0]``), not a record of unknown fields.
@@ -769,6 +772,10 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
             self.string_nodes[name] = value
         else:
             self.string_nodes.pop(name, None)
+        if isinstance(value, (cst.Subscript, cst.Call)):
+            self.dispatch_of[name] = value  # (``handler = HANDLERS[name]``: ``_dispatch_table``)
+        else:
+            self.dispatch_of.pop(name, None)
         text = self.string_value(value) if value is not None else None
         if text is not None:
             self.strings[name] = text
@@ -1675,6 +1682,12 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
             if out is not None:
                 return out
 
+        # an entry of a module-level table of the run's functions (``HANDLERS[name](args)``,
+        # ``handler = HANDLERS.get(name); handler(args)``): whichever of them the key picks
+        handlers = self._dispatch_table(func)
+        if handlers:
+            return union(*(self.call_helper(node, *h) for h in handlers))
+
         # code run elsewhere: a thread, an executor, a partial (the callable's result comes back)
         elsewhere = self.run_elsewhere(node, qn, method)
         if elsewhere is not None:
@@ -1738,6 +1751,33 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         # a whole record stays whole through a conversion (``str(entry)``, ``json.dumps(entry)``)
         return frozenset(t for t in flow if not isinstance(t, Marker) or t.whole)
 
+
+    def _dispatch_table(self, func: cst.BaseExpression) -> list[tuple[ParsedModule, cst.FunctionDef]]:
+        """The functions of the run a call of an entry of a module-level dict literal may reach
+        (``HANDLERS[name]``, ``HANDLERS.get(name)``, or a local bound to one of these), when every
+        value of that dict is a function of the run; else ``[]``."""
+        for _ in range(3):
+            if isinstance(func, cst.Name) and func.value in self.dispatch_of:
+                func = self.dispatch_of[func.value]
+            else:
+                break
+        table: cst.BaseExpression | None = None
+        if isinstance(func, cst.Subscript):
+            table = func.value
+        elif isinstance(func, cst.Call) and isinstance(func.func, cst.Attribute) and func.func.attr.value == "get":
+            table = func.func.value
+        if not isinstance(table, cst.Name) or table.value in self.env:
+            return []
+        literal = module_constant(self.mod, table.value)
+        if not isinstance(literal, cst.Dict) or not literal.elements:
+            return []
+        found = []
+        for e in literal.elements:
+            hit = self.resolve_helper(e.value) if isinstance(e, cst.DictElement) else None
+            if hit is None:
+                return []
+            found.append(hit)
+        return found
 
     def init_data(self, family: str) -> Flow:
         """The data the run's class ``family`` stores on ``self`` in its ``__init__`` (a whole
