@@ -656,9 +656,12 @@ def _annotated_class(module: ParsedModule, fn: cst.FunctionDef) -> str | None:
     """The qualified CapWords class a function's return annotation names, ``Optional[...]`` and
     ``... | None`` unwrapped (``-> Collection``, ``-> Optional[redis.Redis]``), or None. A class
     of the module itself is qualified by the module's name."""
-    if fn.returns is None:
-        return None
-    ann = fn.returns.annotation
+    return annotation_class(module, fn.returns.annotation) if fn.returns is not None else None
+
+
+def annotation_class(module: ParsedModule, ann: cst.BaseExpression) -> str | None:
+    """The qualified CapWords class an annotation names (``Collection``, ``Optional[redis.Redis]``,
+    ``ProxmoxClient | None``), or None; a class of ``module`` itself is qualified by its name."""
     if isinstance(ann, cst.Subscript) and dotted_name(ann.value) in ("Optional", "typing.Optional") \
             and len(ann.slice) == 1 and isinstance(ann.slice[0].slice, cst.Index):
         ann = ann.slice[0].slice.value

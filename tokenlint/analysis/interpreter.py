@@ -30,7 +30,8 @@ from tokenlint.analysis.external import (CONTEXT_FAMILY, ID_RECORDS_FAMILY, SERI
                                          drained, http_body_bound, is_context_param, limit_like, made_object, part_of,
                                          field_keeper, field_of_body, json_body, json_record, listing_of,
                                          whole_record_sources)
-from tokenlint.analysis.followed import FollowedCalls, find_instance_attribute_classes, find_instance_collections
+from tokenlint.analysis.followed import (FollowedCalls, annotation_class, find_instance_attribute_classes,
+                                         find_instance_collections)
 from tokenlint.analysis.knowledge import Knowledge
 from tokenlint.analysis.library_calls import LibraryCalls
 from tokenlint.analysis.shapes import Shape, call_shape, small_field, words
@@ -573,9 +574,14 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
             self.param_defaults[name] = param
             if self.helper:
                 self.env[name] = frozenset({Param(name, None)})
-                if name in self.param_families:
-                    # an object of a class of the run, whatever the annotation says (``Any``)
-                    self.env[name] |= {Marker("object", self.a.site(self.mod, p), family=self.param_families[name])}
+                family = self.param_families.get(name)
+                if family is None and ann is not None:
+                    # ``def _execute(client: ProxmoxClient, ...)``: an object of that class of the run
+                    family = annotation_class(self.mod, ann)
+                    family = family if family is not None and self.a.project.resolve_class(family) else None
+                if family is not None:
+                    # an object of a class of the run (its caller's, whatever the annotation says)
+                    self.env[name] |= {Marker("object", self.a.site(self.mod, p), family=family)}
             else:
                 self.env[name] = frozenset({param})
 
@@ -660,10 +666,12 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
                 self.summary.other_returns = True
             if self.loop_elements and value is not None:
                 # ``for w in widgets: if w.name == n: return w``: the first match is one item
-                targets, collection, _ = self.loop_elements[-1]
+                targets, collection, held = self.loop_elements[-1]
                 used = {n.value for n in _subexpressions(value) if isinstance(n, cst.Name)}
                 if used & targets and not used & self.loop_accumulators[-1]:
-                    flow = flow - collection
+                    # (an item of an API listing is one record of unknown fields: ``one_of``)
+                    record = self.one_of(flow & held, node) - held
+                    flow = (flow - collection - held) | record
             self.summary.returns.append((self.a.site(self.mod, node), flow))
             return False
         if isinstance(node, cst.Raise):
