@@ -835,7 +835,7 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         self.loop_nodes.append(node)
         self.loop_accumulators.append(set())
         self.loop_breaks.append([])
-        targets = {n.value for n in _subexpressions(node.target) if isinstance(n, cst.Name)}
+        targets = bound_names(node.target)
         self.element_names |= targets
         self.loop_elements.append((targets, frozenset(t for t in it if isinstance(t, Src)),
                                    frozenset(t for t in elem if isinstance(t, Src))))
@@ -970,7 +970,7 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
             return False
         loops = [n for n in self.loop_nodes if isinstance(n, cst.For)]
         for loop, (_, _, held) in zip(loops, self.loop_elements):
-            targets = {n.value for n in walk(loop.target) if isinstance(n, cst.Name)}
+            targets = bound_names(loop.target)
             if held and _bound_from_each(loop, name, targets):
                 return True
         return False
@@ -1178,7 +1178,7 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         depth = len(self.index_loops)
         while clause is not None:
             it = self.expr(clause.iter)
-            targets = {n.value for n in _subexpressions(clause.target) if isinstance(n, cst.Name)}
+            targets = bound_names(clause.target)
             self.element_names |= targets
             self.index_loops.append((targets, self._rounds_bound(clause.iter, it, clause), _iterated_name(clause.iter)))
             elem = self.iteration(it, clause)
@@ -2016,6 +2016,20 @@ def _pages_through(loop: cst.While) -> bool:
     return False
 
 
+def bound_names(target: cst.BaseExpression) -> set[str]:
+    """The local names an assignment or loop target binds: ``x`` for ``x``; every name of a
+    tuple or list target, however nested, starred ones too (``i, s`` of ``for i, s in
+    enumerate(x)``, ``k, v`` of ``for k, v in d.items()``, ``a, b, rest`` of ``(a, (b, *rest))``).
+    An attribute or subscript target (``self.x``, ``d[k]``) binds no local: none."""
+    if isinstance(target, cst.Name):
+        return {target.value}
+    if isinstance(target, (cst.Tuple, cst.List)):
+        return set().union(*(bound_names(e.value) for e in target.elements))
+    if isinstance(target, cst.StarredElement):
+        return bound_names(target.value)
+    return set()
+
+
 def _subexpressions(node: cst.BaseExpression) -> Iterator[cst.BaseExpression]:
     stack = [node]
     while stack:
@@ -2212,7 +2226,7 @@ def _changed_in(loop: cst.CSTNode) -> set[str]:
             root = t
             while isinstance(root, (cst.Attribute, cst.Subscript)):
                 root = root.value
-            out |= {x.value for x in _subexpressions(root) if isinstance(x, cst.Name)}
+            out |= bound_names(root)  # (``for k, v in ...``, ``a, b = ...``: each name)
         stack.extend(code_children(n))
     return out
 
