@@ -957,15 +957,19 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
             isinstance(n, cst.Name) and n.value in changed for n in walk(t)) for t in terms)
 
     def _element_length(self, node: cst.BaseExpression, derived: bool) -> bool:
-        """``len(x)`` of the target ``x`` of an enclosing ``for``; with ``derived``, also of a
-        local the body of a ``for`` over data binds anew each round from its target alone
+        """``len(x)`` of the target ``x`` of an enclosing ``for`` or comprehension clause, or of a
+        field of it (``len(h["text"])``; a comprehension's ``if len(h) < 200`` filters elements
+        one by one); with ``derived``, also
+        of a local the body of a ``for`` over data binds anew each round from its target alone
         (``snippet = Snippet.of(s)``, never from itself: ``text = text + line`` runs on)."""
         if not (isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value == "len"
-                and len(node.args) == 1 and isinstance(node.args[0].value, cst.Name)):
+                and len(node.args) == 1):
             return False
-        name = node.args[0].value.value
-        if any(name in targets for targets, _, _ in self.loop_elements):
-            return True
+        name = chain_root(node.args[0].value)  # (``len(h["text"])``, ``len(doc.body)``: a field of it)
+        if name is None:
+            return False
+        if any(name in targets for targets, _, _ in self.index_loops):
+            return True  # (a comprehension's too: ``[h for h in hits if len(h) < 200]`` filters)
         if not derived:
             return False
         loops = [n for n in self.loop_nodes if isinstance(n, cst.For)]
