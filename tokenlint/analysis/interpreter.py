@@ -848,7 +848,11 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         self.loop_nodes.pop()
         accs = self.loop_accumulators.pop()
         breaks = self.loop_breaks.pop()
-        self._apply_loop_breaks(accs, breaks, node, enumerate_target=node.target)
+        counted = isinstance(node.iter, cst.Call) and dotted_name(node.iter.func) == "enumerate" and \
+            self.mod.imports.qualify(node.iter.func) in (None, "enumerate", "builtins.enumerate")
+        # (the first name of ``for i, row in enumerate(rows)`` counts rounds; of ``for year, rows
+        # in by_year`` it is data, and ``if year >= 2020: break`` caps nothing)
+        self._apply_loop_breaks(accs, breaks, node, enumerate_target=node.target if counted else None)
         if node.orelse is not None:
             self.block(statements_of(node.orelse))
 
