@@ -850,7 +850,7 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         self.loop_nodes.append(node)
         self.loop_accumulators.append(set())
         self.loop_breaks.append([])
-        targets = {n.value for n in _subexpressions(node.target) if isinstance(n, cst.Name)}
+        targets = bound_names(node.target)
         self.element_names |= targets
         self.loop_elements.append((targets, frozenset(t for t in it if isinstance(t, Src)),
                                    frozenset(t for t in elem if isinstance(t, Src))))
@@ -863,7 +863,11 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         self.loop_nodes.pop()
         accs = self.loop_accumulators.pop()
         breaks = self.loop_breaks.pop()
-        self._apply_loop_breaks(accs, breaks, node, enumerate_target=node.target)
+        counted = isinstance(node.iter, cst.Call) and dotted_name(node.iter.func) == "enumerate" and \
+            self.mod.imports.qualify(node.iter.func) in (None, "enumerate", "builtins.enumerate")
+        # (the first name of ``for i, row in enumerate(rows)`` counts rounds; of ``for year, rows
+        # in by_year`` it is data, and ``if year >= 2020: break`` caps nothing)
+        self._apply_loop_breaks(accs, breaks, node, enumerate_target=node.target if counted else None)
         if node.orelse is not None:
             self.block(statements_of(node.orelse))
 
@@ -972,20 +976,24 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
             isinstance(n, cst.Name) and n.value in changed for n in walk(t)) for t in terms)
 
     def _element_length(self, node: cst.BaseExpression, derived: bool) -> bool:
-        """``len(x)`` of the target ``x`` of an enclosing ``for``; with ``derived``, also of a
-        local the body of a ``for`` over data binds anew each round from its target alone
+        """``len(x)`` of the target ``x`` of an enclosing ``for`` or comprehension clause, or of a
+        field of it (``len(h["text"])``; a comprehension's ``if len(h) < 200`` filters elements
+        one by one); with ``derived``, also
+        of a local the body of a ``for`` over data binds anew each round from its target alone
         (``snippet = Snippet.of(s)``, never from itself: ``text = text + line`` runs on)."""
         if not (isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value == "len"
-                and len(node.args) == 1 and isinstance(node.args[0].value, cst.Name)):
+                and len(node.args) == 1):
             return False
-        name = node.args[0].value.value
-        if any(name in targets for targets, _, _ in self.loop_elements):
-            return True
+        name = chain_root(node.args[0].value)  # (``len(h["text"])``, ``len(doc.body)``: a field of it)
+        if name is None:
+            return False
+        if any(name in targets for targets, _, _ in self.index_loops):
+            return True  # (a comprehension's too: ``[h for h in hits if len(h) < 200]`` filters)
         if not derived:
             return False
         loops = [n for n in self.loop_nodes if isinstance(n, cst.For)]
         for loop, (_, _, held) in zip(loops, self.loop_elements):
-            targets = {n.value for n in walk(loop.target) if isinstance(n, cst.Name)}
+            targets = bound_names(loop.target)
             if held and _bound_from_each(loop, name, targets):
                 return True
         return False
@@ -1193,7 +1201,7 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         depth = len(self.index_loops)
         while clause is not None:
             it = self.expr(clause.iter)
-            targets = {n.value for n in _subexpressions(clause.target) if isinstance(n, cst.Name)}
+            targets = bound_names(clause.target)
             self.element_names |= targets
             self.index_loops.append((targets, self._rounds_bound(clause.iter, it, clause), _iterated_name(clause.iter)))
             elem = self.iteration(it, clause)
@@ -2064,6 +2072,20 @@ def _pages_through(loop: cst.While) -> bool:
     return False
 
 
+def bound_names(target: cst.BaseExpression) -> set[str]:
+    """The local names an assignment or loop target binds: ``x`` for ``x``; every name of a
+    tuple or list target, however nested, starred ones too (``i, s`` of ``for i, s in
+    enumerate(x)``, ``k, v`` of ``for k, v in d.items()``, ``a, b, rest`` of ``(a, (b, *rest))``).
+    An attribute or subscript target (``self.x``, ``d[k]``) binds no local: none."""
+    if isinstance(target, cst.Name):
+        return {target.value}
+    if isinstance(target, (cst.Tuple, cst.List)):
+        return set().union(*(bound_names(e.value) for e in target.elements))
+    if isinstance(target, cst.StarredElement):
+        return bound_names(target.value)
+    return set()
+
+
 def _subexpressions(node: cst.BaseExpression) -> Iterator[cst.BaseExpression]:
     stack = [node]
     while stack:
@@ -2260,7 +2282,7 @@ def _changed_in(loop: cst.CSTNode) -> set[str]:
             root = t
             while isinstance(root, (cst.Attribute, cst.Subscript)):
                 root = root.value
-            out |= {x.value for x in _subexpressions(root) if isinstance(x, cst.Name)}
+            out |= bound_names(root)  # (``for k, v in ...``, ``a, b = ...``: each name)
         stack.extend(code_children(n))
     return out
 
