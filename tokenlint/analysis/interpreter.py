@@ -49,6 +49,19 @@ if TYPE_CHECKING:
     from tokenlint.source.project import ParsedModule, Project
 
 
+#: Words of a module-level name that holds the server's configuration, not data
+#: (``CONFIG = json.load(open(path))``, ``settings = yaml.safe_load(f)``): ``module_data``.
+CONFIG_WORDS = frozenset({"config", "configs", "configuration", "conf", "cfg", "settings", "setting", "options",
+                          "opts", "env", "environ", "args", "argv", "credentials", "secrets", "prefs",
+                          "preferences"})
+
+#: Last words of a module-level name that holds one short value of the set-up, not data
+#: (``API_TOKEN = open(p).read().strip()``, ``BASE_URL``, ``DATA_DIR``): ``module_data``. Only the
+#: last word counts: ``ROOT_FILES = os.listdir(ROOT)`` is data.
+SETUP_HEAD_WORDS = frozenset({"token", "key", "secret", "password", "passwd", "url", "uri", "host", "hostname",
+                              "endpoint", "base", "dsn", "path", "dir", "directory", "root", "prefix", "auth",
+                              "name", "id", "version", "user", "username", "email", "region", "port", "mode"})
+
 #: Functions that read a whole file object they are given.
 LOADERS = frozenset({"load", "safe_load", "full_load", "unsafe_load", "reader", "DictReader",
                      "read_csv", "read_json", "parse", "loads"})
@@ -105,6 +118,12 @@ class Summary:
     #: In an ``__init__``: the data it stores on ``self`` (``self.text = f.read()``), which the
     #: object it makes then holds (``Raw(p).text``, ``Doc(p).cells()``).
     stored: Flow = EMPTY
+    #: In an ``__init__``: the flow stored on each ``self.<attr>`` (by ``attr``), joined over its
+    #: assignments (``Analyzer.instance_data``).
+    stored_attrs: dict[str, Flow] = field(default_factory=dict)
+    #: What the function assigns to each name it declares ``global`` (``global CACHE; CACHE =
+    #: load_all()``), joined over its assignments (``Analyzer.module_data``).
+    globals_written: dict[str, Flow] = field(default_factory=dict)
 
     def tuple_parts(self) -> tuple[Flow, ...] | None:
         """The flow of each position when every return is a tuple literal of one arity."""
@@ -149,6 +168,9 @@ class Analyzer:
         #: outlive the Analyzer, so ids are not reused meanwhile).
         self.forwarders: dict[int, int | None] = {}
         self._configured: dict[tuple[str, str], bool] = {}
+        self._module_data: dict[str, dict[str, Flow]] = {}
+        self._globals: dict[str, frozenset[str]] = {}
+        self._writers: dict[str, dict[str, list[cst.FunctionDef]]] = {}
 
     def literal_entries(self, module: ParsedModule, container: str) -> bool:
         """Whether every value the module stores into the run-time collection ``container``
@@ -272,6 +294,78 @@ class Analyzer:
         if key not in self._configured:
             self._configured[key] = filled_from_configuration(module, name)
         return self._configured[key]
+
+    def module_data(self, module: ParsedModule, name: str) -> Flow:
+        """The data sources the module-level name ``name`` of ``module`` holds once the module is
+        imported and the server started: what its top-level statements bind it to
+        (``DOCS = [dict(r) for r in conn.execute(q).fetchall()]``, ``INDEX = json.load(open(p))``,
+        ``FILES = os.listdir(root)``), interpreted as a function body is, joined with what each
+        top-level function declaring ``global name`` assigns it (``CACHE = load_all()`` in a
+        ``lifespan``: its summary's ``globals_written``). Only ``Src`` taints are kept (a client
+        or a cursor made at import is read where the tool calls it). The module's body is
+        interpreted once per run, on first use, without its defs, classes and ``if __name__ ==
+        "__main__":`` block; a function being summarised (the tool reached the name through it)
+        adds nothing.
+        """
+        flows = [EMPTY]
+        value = module.constants.get(name)
+        if value is None or _may_hold_data(value):
+            # (a name bound only to literals, None or a new object is not interpreted for)
+            table = self._module_data.get(module.module_name)
+            if table is None:
+                self._module_data[module.module_name] = {}  # recursion guard
+                table = self._module_data[module.module_name] = _module_data(self, module)
+            flows.append(table.get(name, EMPTY))
+        for fn in self.global_writers(module).get(name, ()):
+            summary = self.helper_summary(module, fn, 1)
+            if summary is not None:
+                flows.append(summary.globals_written.get(name, EMPTY))
+        return frozenset(t for t in union(*flows) if isinstance(t, Src))
+
+    def global_writers(self, module: ParsedModule) -> dict[str, list[cst.FunctionDef]]:
+        """The top-level functions of ``module`` declaring each name ``global``. Once per module."""
+        found = self._writers.get(module.module_name)
+        if found is None:
+            found = self._writers[module.module_name] = {}
+            for key, fn in module.functions.items():
+                if "." in key:
+                    continue  # a method
+                for n in _walk_defs_body(fn):
+                    if isinstance(n, cst.Global):
+                        for g in n.names:
+                            found.setdefault(g.name.value, []).append(fn)
+        return found
+
+    def bound_names(self, module: ParsedModule) -> frozenset[str]:
+        """Names ``module`` binds outside its functions and classes (``DOCS = ...``, ``with open(p)
+        as f: INDEX = json.load(f)`` at top level) or that its top-level functions declare
+        ``global`` (a name first bound in a start-up function: ``global CACHE; CACHE =
+        load_all()``): the names ``module_data`` may know. Computed once per module."""
+        found = self._globals.get(module.module_name)
+        if found is None:
+            names = {g.name.value for node, _ in module.nodes() if isinstance(node, cst.Global) for g in node.names}
+            for stmt in module.tree.body:
+                if isinstance(stmt, (cst.FunctionDef, cst.ClassDef)):
+                    continue
+                for node in walk(stmt):
+                    if isinstance(node, (cst.AssignTarget, cst.AnnAssign, cst.AsName, cst.For)):
+                        target = node.name if isinstance(node, cst.AsName) else node.target
+                        names.update(n.value for n in walk(target) if isinstance(n, cst.Name))
+            found = self._globals[module.module_name] = frozenset(names)
+        return found
+
+    def instance_data(self, module: ParsedModule, class_name: str, attr: str) -> Flow:
+        """The data sources the class ``class_name`` of ``module`` (or a base) stores on
+        ``self.<attr>`` in its ``__init__`` (``self.items = json.load(open(path))``): what every
+        method reading ``self.<attr>`` gets. EMPTY for an attribute ``__init__`` does not set from
+        a source, and while ``__init__`` is being summarised."""
+        found = self.method_of(module, class_name, "__init__")
+        if found is None:
+            return EMPTY
+        summary = self.helper_summary(found[0], found[1], 1)
+        if summary is None:
+            return EMPTY
+        return frozenset(t for t in summary.stored_attrs.get(attr, EMPTY) if isinstance(t, Src))
 
     def instance_attribute_family(self, module: ParsedModule, class_name: str, attr: str) -> str | None:
         """The qualified class of the object a method of ``class_name`` assigns to
@@ -733,6 +827,12 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         if self.helper and self.function_name == "__init__" and name.startswith("self."):
             self.summary.stored = union(self.summary.stored, frozenset(
                 t for t in flow if isinstance(t, Src) or (isinstance(t, Marker) and t.whole)))
+            attr = name[len("self."):]
+            kept = EMPTY if _object(value, flow) else flow  # (a client made of a token is no data)
+            self.summary.stored_attrs[attr] = union(self.summary.stored_attrs.get(attr, EMPTY), kept)
+        if "." not in name and self.helper and not _object(value, flow) and \
+                any(f is self.fn for f in self.a.global_writers(self.mod).get(name, ())):
+            self.summary.globals_written[name] = union(self.summary.globals_written.get(name, EMPTY), flow)
         if isinstance(value, cst.Await):
             value = value.expression
         callee = self.mod.imports.qualify(value.func) if isinstance(value, cst.Call) else None
@@ -1263,6 +1363,24 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
             return self.env[dn]
         if dn is not None and dn.count(".") == 1 and dn.startswith("self.") and self.class_name:
             if node.attr.value in self.a.instance_collections(self.mod, self.class_name):
+                return frozenset({Src("TL108", self.a.site(self.mod, node),
+                                      f"instance collection `{dn}` {RUNTIME_COLLECTION}")})
+            if not (self.helper and self.function_name == "__init__"):
+                held = self.a.instance_data(self.mod, self.class_name, node.attr.value)
+                if held:
+                    # ``self.items = json.load(open(path))`` in ``__init__``: every method
+                    # reading ``self.items`` reads that file
+                    return held  # (where ``__init__`` read it: the finding the object's data gives)
+        if isinstance(node.value, cst.Name) and node.value.value not in self.env and node.value.value != "self":
+            # ``store.items`` of a module-level ``store = Store(path)`` whose ``__init__`` reads it
+            family = self._chain_class(node.value)
+            hit = self.a.project.resolve_class(family) if family else None
+            held = self.a.instance_data(hit[0], hit[1], node.attr.value) if hit else EMPTY
+            if held:
+                return held  # (where ``__init__`` read it: the finding the object's data gives)
+            if hit and node.attr.value in self.a.instance_collections(hit[0], hit[1]):
+                # ``session.history`` of a module-level ``session = Session()`` whose methods
+                # fill ``self.history = []``: as on ``self`` inside the class
                 return frozenset({Src("TL108", self.a.site(self.mod, node),
                                       f"instance collection `{dn}` {RUNTIME_COLLECTION}")})
         base = self.expr(node.value)
@@ -1845,7 +1963,28 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
                 # ``bot = chatkit.Bot(...)`` read as a value (``bot.guilds``): a library object
                 # (an instance of a class of the run is read through ``_chain_class``)
                 return frozenset({Marker("object", self.a.site(self.mod, node), family=family)})
-        return EMPTY
+        return self.module_data(node)
+
+    def module_data(self, node: cst.Name) -> Flow:
+        """A module-level name bound at import or start-up to data read from outside
+        (``DOCS = conn.execute(q).fetchall()``, ``INDEX = json.load(open(p))``, ``CACHE =
+        load_all()`` in a ``lifespan``: ``Analyzer.module_data``): those sources, read where the
+        tool reads the name, as if the tool had read them itself. Configuration is no data: a name
+        that says so (``CONFIG``, ``settings``, ``cfg``, ``options``, ``env``: ``CONFIG_WORDS``), one
+        bound to a ``...Config``/``...Settings`` object, and one short value of the set-up named by
+        its last word (``API_TOKEN``, ``BASE_URL``: ``SETUP_HEAD_WORDS``) hold what the operator
+        set up."""
+        if node.value not in self.a.bound_names(self.mod):
+            return EMPTY
+        ws = words(node.value)
+        if CONFIG_WORDS & set(ws) or (ws and ws[-1] in SETUP_HEAD_WORDS):
+            return EMPTY
+        value = module_constant(self.mod, node.value)
+        if isinstance(value, cst.Call) and (dotted_name(value.func) or "").endswith(("Config", "Settings")):
+            return EMPTY
+        return _held(self.a.module_data(self.mod, node.value), self.a.site(self.mod, node),
+                     f"module-level `{node.value}`")
+
 
 
     def _args_flow(self, node: cst.Call) -> Flow:
@@ -2327,3 +2466,70 @@ def _is_enumerate_index(target: cst.BaseExpression | None, name: str) -> bool:
     return False
 
 
+
+
+def _held(flow: Flow, site: Site, holder: str) -> Flow:
+    """The sources of ``flow`` (data read at start-up) as read again at ``site``, where a tool
+    reads the name or attribute ``holder`` that keeps them (their findings point at the tool)."""
+    return frozenset(replace(t, site=site, what=f"{t.what}, held by {holder}") for t in flow if isinstance(t, Src))
+
+
+def _constructed(value: cst.BaseExpression | None) -> bool:
+    """Whether ``value`` makes an object of a class (``TodoClient(token)``, ``await
+    Pool.create(dsn)`` is not, ``Store(path)`` is): a CapWords callee. Such an object holds what
+    it was made of (a token read from a file, a path) only to call a service or read data later,
+    through its methods, which are followed where a tool calls them: it is no data itself."""
+    call = value.expression if isinstance(value, cst.Await) else value
+    if not isinstance(call, cst.Call):
+        return False
+    name = dotted_name(call.func) or ""
+    last = name.rsplit(".", 1)[-1]
+    return last[:1].isupper() and not last.isupper()
+
+
+def _may_hold_data(value: cst.BaseExpression) -> bool:
+    """Whether the module-level binding ``value`` can hold data read at import: it calls something
+    other than a class (``json.load(f)``, ``conn.execute(q).fetchall()``), or names, picks from or
+    iterates another value (``[dict(r) for r in ROWS]``); not a literal, ``None`` or a new object
+    (``_constructed``)."""
+    if _constructed(value):
+        return False
+    for n in walk(value):
+        if isinstance(n, (cst.Call, cst.Attribute, cst.Subscript, cst.ListComp, cst.SetComp, cst.DictComp,
+                          cst.GeneratorExp, cst.Await)):
+            return True
+        if isinstance(n, cst.Name) and n.value not in ("None", "True", "False"):
+            return True
+    return False
+
+
+def _object(value: cst.BaseExpression | None, flow: Flow) -> bool:
+    """Whether a name or attribute bound to ``value`` (of flow ``flow``) holds an object rather
+    than data: a new one (``_constructed``) or one of the run's classes a helper made
+    (``self.corpus = corpus or get_corpus()``: an object marker), whose data its own methods and
+    fields give where they are read."""
+    return _constructed(value) or any(isinstance(t, Marker) and t.kind == "object" for t in flow)
+
+
+def _main_guard(stmt: cst.CSTNode) -> bool:
+    """Whether ``stmt`` is ``if __name__ == "__main__":`` (code run as a script, not at import)."""
+    if not isinstance(stmt, cst.If) or not isinstance(stmt.test, cst.Comparison):
+        return False
+    parts = [stmt.test.left, *(c.comparator for c in stmt.test.comparisons)]
+    return any(isinstance(p, cst.Name) and p.value == "__name__" for p in parts)
+
+
+def _module_data(analyzer: Analyzer, module: ParsedModule) -> dict[str, Flow]:
+    """What the module's top-level statements bind each module-level name of ``module`` to
+    (``Analyzer.module_data``): they are interpreted as the body of a function with no
+    parameters. A name bound to a new object (``_constructed``) holds no data."""
+    body = [s for s in module.tree.body if not isinstance(s, (cst.FunctionDef, cst.ClassDef)) and not _main_guard(s)]
+    out: dict[str, Flow] = {}
+    if any(isinstance(s, (cst.SimpleStatementLine, cst.If, cst.Try, cst.With)) for s in body):
+        shell = cst.FunctionDef(name=cst.Name("__module__"), params=cst.Parameters(),
+                                body=cst.IndentedBlock(body=cast(Sequence[cst.BaseStatement], body)))
+        interp = FunctionInterpreter(analyzer, module, shell, depth=1)
+        interp.run(body)
+        out = {name: flow for name, flow in interp.env.items()
+               if "." not in name and not _object(module.constants.get(name), flow)}
+    return {name: frozenset(t for t in flow if isinstance(t, Src)) for name, flow in out.items()}
