@@ -763,9 +763,8 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
                 targets, collection, held = self.loop_elements[-1]
                 used = {n.value for n in _subexpressions(value) if isinstance(n, cst.Name)}
                 if used & targets and not used & self.loop_accumulators[-1]:
-                    # (an item of an API listing is one record of unknown fields: ``one_of``)
-                    record = self.one_of(flow & held, node) - held
-                    flow = (flow - collection - held) | record
+                    # (the element's own sources too: an item of an API listing is one item)
+                    flow = flow - collection - held
             self.summary.returns.append((self.a.site(self.mod, node), flow))
             return False
         if isinstance(node, cst.Raise):
