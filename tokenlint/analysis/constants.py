@@ -10,7 +10,7 @@ import libcst as cst
 
 from tokenlint.analysis.state import InterpreterState
 from tokenlint.source.imports import dotted_name
-from tokenlint.source.walk import code_children, literal_string
+from tokenlint.source.walk import code_children, literal_string, walk_own
 
 if TYPE_CHECKING:
     from tokenlint.source.project import ParsedModule
@@ -30,10 +30,7 @@ class Constants(InterpreterState):
         if node is None or depth > 4:
             return None
         if isinstance(node, cst.Integer):
-            try:
-                return int(node.value.replace("_", ""), 0)
-            except ValueError:
-                return None
+            return int_literal(node)
         if isinstance(node, cst.BinaryOperation):
             l, r = self.const_int(node.left, depth + 1), self.const_int(node.right, depth + 1)
             if l is None or r is None:
@@ -122,8 +119,8 @@ class Constants(InterpreterState):
                         isinstance(t.target, cst.Name) and t.target.value == attr for t in small.targets):
                     values.append(small.value)
             if isinstance(stmt, cst.FunctionDef) and stmt.name.value == "__init__":
-                for node in walk_assignments(stmt):
-                    if any(dotted_name(t.target) == f"self.{attr}" for t in node.targets):
+                for node in walk_own(stmt.body):
+                    if isinstance(node, cst.Assign) and any(dotted_name(t.target) == f"self.{attr}" for t in node.targets):
                         values.append(node.value)
         if len(values) != 1:
             return None
@@ -216,18 +213,12 @@ class ConstantsOf(Constants):
         self.string_items = {}
 
 
-def walk_assignments(fn: cst.FunctionDef) -> list[cst.Assign]:
-    """The ``Assign`` statements anywhere in ``fn``'s body, outside nested defs and classes."""
-    out: list[cst.Assign] = []
-    stack: list[cst.CSTNode] = [fn.body]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, (cst.FunctionDef, cst.ClassDef)):
-            continue
-        if isinstance(node, cst.Assign):
-            out.append(node)
-        stack.extend(code_children(node))
-    return out
+def int_literal(node: cst.Integer) -> int | None:
+    """The value of an integer literal (``10_000``, ``0x100``), None when Python would not read it."""
+    try:
+        return int(node.value.replace("_", ""), 0)
+    except ValueError:
+        return None
 
 
 def module_constant(mod: ParsedModule, name: str) -> cst.BaseExpression | None:

@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Iterator, Union
 
 import libcst as cst
 
+from tokenlint.analysis.constants import int_literal, keyword_arg
 from tokenlint.source.functions import parameters
 from tokenlint.source.imports import dotted_name
 from tokenlint.source.walk import code_children, walk
@@ -160,10 +161,7 @@ def literal_value(mod: ParsedModule | None, node: cst.BaseExpression | None, dep
     if node is None or depth > 4:
         return None
     if isinstance(node, cst.Integer):
-        try:
-            return int(node.value.replace("_", ""), 0)
-        except ValueError:
-            return None
+        return int_literal(node)
     if isinstance(node, cst.Float):
         try:
             return float(node.value.replace("_", ""))
@@ -242,7 +240,7 @@ def _option_name(decls: list[str]) -> str | None:
 def _click_default(mod: ParsedModule, fn: cst.FunctionDef, param: str) -> Literal | None:
     for call in _click_options(mod, fn):
         if _option_name(_declarations(call)) == param:
-            return literal_value(mod, _keyword(call, "default"))
+            return literal_value(mod, keyword_arg(call, "default"))
     return None
 
 
@@ -255,7 +253,7 @@ def _typer_default(mod: ParsedModule, fn: cst.FunctionDef, param: cst.Param) -> 
         return None
     default = param.default
     if isinstance(default, cst.Call) and _qualified(mod, default.func).split(".")[0] == "typer":
-        given = _keyword(default, "default")
+        given = keyword_arg(default, "default")
         if given is None:
             given = next((a.value for a in default.args if a.keyword is None and not a.star), None)
         return literal_value(mod, given)
@@ -300,7 +298,7 @@ def _attribute_rebound(mod: ParsedModule, dotted: str | None) -> bool:
 def _argparse_dest(call: cst.Call) -> str | None:
     """The attribute ``add_argument`` stores into: ``dest=``, else the first ``--long`` option,
     else the first ``-s`` one, else the positional name (``argparse._get_optional_kwargs``)."""
-    dest = _keyword(call, "dest")
+    dest = keyword_arg(call, "dest")
     if dest is not None:
         text = dest.evaluated_value if isinstance(dest, cst.SimpleString) else None
         return text if isinstance(text, str) else None
@@ -318,9 +316,9 @@ def _argparse_default(mod: ParsedModule, dest: str) -> Literal | None:
     for n in walk(mod.tree):
         if isinstance(n, cst.Call) and isinstance(n.func, cst.Attribute) and n.func.attr.value == "add_argument" \
                 and _argparse_dest(n) == dest:
-            action = _keyword(n, "action")
+            action = keyword_arg(n, "action")
             kind = action.evaluated_value if isinstance(action, cst.SimpleString) else None
-            given = _keyword(n, "default")
+            given = keyword_arg(n, "default")
             if given is None and kind in ("store_true", "store_false"):
                 values.append(kind == "store_false")
             else:
@@ -328,7 +326,3 @@ def _argparse_default(mod: ParsedModule, dest: str) -> Literal | None:
     if not values or any(v is None for v in values) or any(v != values[0] for v in values):
         return None
     return values[0]
-
-
-def _keyword(call: cst.Call, name: str) -> cst.BaseExpression | None:
-    return next((a.value for a in call.args if a.keyword is not None and a.keyword.value == name), None)

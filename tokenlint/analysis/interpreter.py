@@ -43,7 +43,7 @@ from tokenlint.analysis.values import (BUILTINS, RUNTIME_COLLECTION, body_of, ch
                                        statements_of)
 from tokenlint.source.functions import parameters
 from tokenlint.source.imports import dotted_name
-from tokenlint.source.walk import code_children, walk
+from tokenlint.source.walk import SCOPES, code_children, walk, walk_own
 
 if TYPE_CHECKING:
     from tokenlint.source.project import ParsedModule, Project
@@ -266,7 +266,7 @@ class Analyzer:
         computed once per factory, not once per tool it defines."""
         found = self._switches.get(id(outer))
         if found is None:
-            rebound = {dotted_name(t.target) for n in _walk_defs_body(outer) if isinstance(n, cst.Assign)
+            rebound = {dotted_name(t.target) for n in walk_own(outer.body) if isinstance(n, cst.Assign)
                        for t in n.targets}
             off = frozenset(p.name.value for p in parameters(outer)
                             if p.name.value not in rebound and _falsy_default(p.default))
@@ -330,13 +330,13 @@ class Analyzer:
             for key, fn in module.functions.items():
                 if "." in key:
                     continue  # a method
-                for n in _walk_defs_body(fn):
+                for n in walk_own(fn.body):
                     if isinstance(n, cst.Global):
                         for g in n.names:
                             found.setdefault(g.name.value, []).append(fn)
         return found
 
-    def bound_names(self, module: ParsedModule) -> frozenset[str]:
+    def top_level_names(self, module: ParsedModule) -> frozenset[str]:
         """Names ``module`` binds outside its functions and classes (``DOCS = ...``, ``with open(p)
         as f: INDEX = json.load(f)`` at top level) or that its top-level functions declare
         ``global`` (a name first bound in a start-up function: ``global CACHE; CACHE =
@@ -468,7 +468,7 @@ class Analyzer:
         if found is None:
             names = {p.name.value for p in parameters(fn)} - {"self", "cls"}
             calls: dict[str, set[str]] = {}
-            for n in _walk_defs_body(fn):
+            for n in walk_own(fn.body):
                 if isinstance(n, cst.Call) and isinstance(n.func, cst.Attribute) and \
                         isinstance(n.func.value, cst.Name) and n.func.value.value in names:
                     calls.setdefault(n.func.value.value, set()).add(n.func.attr.value)
@@ -1973,7 +1973,7 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         bound to a ``...Config``/``...Settings`` object, and one short value of the set-up named by
         its last word (``API_TOKEN``, ``BASE_URL``: ``SETUP_HEAD_WORDS``) hold what the operator
         set up."""
-        if node.value not in self.a.bound_names(self.mod):
+        if node.value not in self.a.top_level_names(self.mod):
             return EMPTY
         ws = words(node.value)
         if CONFIG_WORDS & set(ws) or (ws and ws[-1] in SETUP_HEAD_WORDS):
@@ -2090,29 +2090,17 @@ def _falsy_default(default: cst.BaseExpression | None) -> bool:
         isinstance(default, cst.Integer) and default.value == "0")
 
 
-def _walk_defs_body(fn: cst.FunctionDef) -> Iterator[cst.CSTNode]:
-    """Every node of ``fn``'s own body, not of the functions and classes defined in it."""
-    stack: list[cst.CSTNode] = [fn.body]
-    while stack:
-        n = stack.pop()
-        yield n
-        stack.extend(c for c in code_children(n) if not isinstance(c, (cst.FunctionDef, cst.ClassDef)))
-
-
 def _remade(outer: cst.CSTNode, inner: cst.CSTNode, name: str) -> bool:
     """Whether the body of the loop ``outer`` binds ``name`` afresh outside the loop ``inner``
     (``for chunk in chunks: found = []; while ...: found.append(x)``): then what ``inner``
     collects into it starts again each round of ``outer``."""
-    stack: list[cst.CSTNode] = [outer.body] if isinstance(outer, (cst.For, cst.While)) else []
-    while stack:
-        n = stack.pop()
-        if n is inner or isinstance(n, (cst.FunctionDef, cst.ClassDef)):
-            continue
+    if not isinstance(outer, (cst.For, cst.While)):
+        return False
+    for n in walk_own(outer.body, exclude=inner):
         if isinstance(n, cst.Assign) and any(dotted_name(t.target) == name for t in n.targets):
             return True
         if isinstance(n, cst.AnnAssign) and dotted_name(n.target) == name:
             return True
-        stack.extend(code_children(n))
     return False
 
 
@@ -2306,9 +2294,10 @@ def _remakes(value: cst.BaseExpression | None, name: str) -> bool:
     if isinstance(value, cst.Subscript):
         return isinstance(value.value, cst.Name) and value.value.value == name
     if isinstance(value, cst.ListComp):
-        return isinstance(value.elt, cst.Name) and value.elt.value == value.for_in.target.value \
-            if isinstance(value.for_in.target, cst.Name) and isinstance(value.for_in.iter, cst.Name) and \
-            value.for_in.iter.value == name else False
+        # (``[m for m in out if ...]``: the element kept as it is, of ``out`` itself)
+        target, iterated = value.for_in.target, value.for_in.iter
+        return isinstance(target, cst.Name) and isinstance(iterated, cst.Name) and iterated.value == name \
+            and isinstance(value.elt, cst.Name) and value.elt.value == target.value
     return isinstance(value, cst.Call) and any(
         isinstance(a.value, cst.Name) and a.value.value == name for a in value.args)
 
@@ -2404,11 +2393,7 @@ def _changed_in(loop: cst.CSTNode) -> set[str]:
     ``out.append(x)``, ``for x in ...`` targets)."""
     out: set[str] = set()
     body = loop.body if isinstance(loop, (cst.For, cst.While)) else loop
-    stack: list[cst.CSTNode] = [body]
-    while stack:
-        n = stack.pop()
-        if isinstance(n, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
-            continue
+    for n in walk_own(body, skip=(*SCOPES, cst.Lambda)):
         targets: list[cst.BaseExpression] = []
         if isinstance(n, cst.AssignTarget):
             targets.append(n.target)
@@ -2421,7 +2406,6 @@ def _changed_in(loop: cst.CSTNode) -> set[str]:
             while isinstance(root, (cst.Attribute, cst.Subscript)):
                 root = root.value
             out |= bound_names(root)  # (``for k, v in ...``, ``a, b = ...``: each name)
-        stack.extend(code_children(n))
     return out
 
 
@@ -2429,11 +2413,7 @@ def _bound_from_each(loop: cst.For, name: str, targets: set[str]) -> bool:
     """Whether every binding of ``name`` in ``loop``'s body is a plain ``name = value`` whose value
     reads a loop target and not ``name`` itself, and nothing else there changes it."""
     values: list[cst.BaseExpression] = []
-    stack: list[cst.CSTNode] = [loop.body]
-    while stack:
-        n = stack.pop()
-        if isinstance(n, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
-            continue
+    for n in walk_own(loop.body, skip=(*SCOPES, cst.Lambda)):
         if isinstance(n, cst.Assign) and any(isinstance(t.target, cst.Name) and t.target.value == name
                                              for t in n.targets):
             if len(n.targets) != 1:
@@ -2443,7 +2423,6 @@ def _bound_from_each(loop: cst.For, name: str, targets: set[str]) -> bool:
             return False
         elif isinstance(n, cst.Call) and isinstance(n.func, cst.Attribute) and dotted_name(n.func.value) == name:
             return False
-        stack.extend(code_children(n))
     if not values:
         return False
     for v in values:

@@ -133,6 +133,29 @@ def walk(root: cst.CSTNode) -> Iterator[cst.CSTNode]:
             extend(kids)
 
 
+#: Nodes that open a scope of their own: the code of a function or class defined in a body.
+SCOPES: tuple[type[cst.CSTNode], ...] = (cst.FunctionDef, cst.ClassDef)
+
+
+def walk_own(root: cst.CSTNode, skip: tuple[type[cst.CSTNode], ...] = SCOPES,
+             exclude: cst.CSTNode | None = None) -> Iterator[cst.CSTNode]:
+    """``root`` and every code node below it that is its own code (``walk`` otherwise): nothing
+    of a node whose type is in ``skip`` (the functions and classes defined in it; add
+    ``cst.Lambda`` for lambdas too) nor of ``exclude`` (one node left out with all below it, an
+    inner loop say). Pass a function's ``body``, not the ``FunctionDef``, whose own type is
+    skipped."""
+    stack: list[cst.CSTNode] = [root]
+    while stack:
+        node = stack.pop()
+        if node is exclude or isinstance(node, skip):
+            continue
+        yield node
+        kids = code_children(node)
+        if kids:
+            kids.reverse()
+            stack.extend(kids)
+
+
 def walk_with_class(root: cst.CSTNode) -> Iterator[tuple[cst.CSTNode, str | None]]:
     """Every code node with the name of the innermost enclosing class (None outside classes)."""
     stack: list[tuple[cst.CSTNode, str | None]] = [(root, None)]
