@@ -19,7 +19,7 @@ from __future__ import annotations
 import enum
 import re
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, AbstractSet, Iterator, Sequence, cast
+from typing import TYPE_CHECKING, AbstractSet, Callable, Iterator, Sequence, cast
 
 import libcst as cst
 
@@ -241,13 +241,13 @@ def _continuation(tool: ToolDef, interp: FunctionInterpreter, summary: Summary) 
         return True, None
     hint_node: cst.CSTNode | None = None
     resource = False
-    own_addresses = _item_address_keys(tool.body)
+    own_address = _item_address_test(tool.body)
     for node in _walk_body(tool.body):
         text = None
-        if id(node) in own_addresses:
-            continue  # ``[{"id": p.id, "resource_uri": f"x://{p.id}"} for p in ranked]``: each item's own
         if isinstance(node, cst.SimpleString):
             text = literal_string(node)
+            if own_address(node, text):
+                continue  # ``[{"id": p.id, "resource_uri": f"x://{p.id}"} for p in ranked]``: each item's own
         elif isinstance(node, cst.FormattedStringText):
             text = node.value
         elif isinstance(node, cst.Arg) and node.keyword is not None:
@@ -291,6 +291,21 @@ def _continuation(tool: ToolDef, interp: FunctionInterpreter, summary: Summary) 
 _RESOURCE_KEY = re.compile(r"^(resource_(uri|link)|resourceUri)$", re.I)
 
 
+def _item_address_test(body: Sequence[cst.CSTNode]) -> Callable[[cst.SimpleString, str | None], bool]:
+    """A test of whether a string of ``body`` (its node and text) is an item's own address key
+    (``_item_address_keys``), which reads ``body`` again only once a string naming a resource
+    URI is asked about (most bodies have none)."""
+    found: list[set[int]] = []
+
+    def own_address(node: cst.SimpleString, text: str | None) -> bool:
+        if not text or not _RESOURCE_KEY.match(text):
+            return False
+        if not found:
+            found.append(_item_address_keys(body))
+        return id(node) in found[0]
+    return own_address
+
+
 def _item_address_keys(body: Sequence[cst.CSTNode]) -> set[int]:
     """The ``id``s of resource-URI keys of dicts made once per element (a comprehension's
     element, the body of a ``for``: ``[{"id": p.id, "resource_uri": f"arxiv://{p.id}"} for p in
@@ -317,11 +332,11 @@ def _hint_in(fn: cst.FunctionDef, mod: ParsedModule | None = None, project: Proj
     """Whether a helper's body writes a continuation key or instruction (``"has_more"``), itself
     or (``depth`` levels) through the helpers it calls in its own module or by import."""
     calls = []
-    own_addresses = _item_address_keys([fn.body])
+    own_address = _item_address_test([fn.body])
     for node in _walk_body([fn.body]):
-        if isinstance(node, cst.SimpleString) and id(node) not in own_addresses:
+        if isinstance(node, cst.SimpleString):
             v = literal_string(node)
-            if v is not None and cat.HINT_WORDS.search(v):
+            if v is not None and cat.HINT_WORDS.search(v) and not own_address(node, v):
                 return True
         elif isinstance(node, cst.Call) and isinstance(node.func, cst.Name):
             calls.append(node.func)

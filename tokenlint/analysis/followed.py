@@ -243,7 +243,9 @@ class FollowedCalls(InterpreterState):
         calling ``db_client.query(sql)``): sorted (parameter, qualified class) pairs. An argument
         counts when it is nothing but objects of one class that defines one of those methods (not
         a dict or record that merely holds such an object)."""
-        out = []
+        out: list[tuple[str, str]] = []
+        if not any(isinstance(t, Marker) and t.kind == "object" and t.family for f in arg_flows.values() for t in f):
+            return ()  # (no object of a named class passed: the helper's body need not be read)
         for name, methods in self.a.method_receivers(fn).items():
             given = arg_flows.get(name, EMPTY)
             families = {t.family for t in given if isinstance(t, Marker) and t.kind == "object" and not t.whole}

@@ -157,7 +157,7 @@ class Analyzer:
         self.knowledge = knowledge if knowledge is not None else Knowledge()
         self._sites: dict[int, Site] = {}
         self._helpers: dict[tuple[int, tuple[tuple[str, str], ...]], Summary | None] = {}
-        self._receivers: dict[int, dict[str, frozenset[str]]] = {}
+        self._own_uses: dict[int, tuple[dict[str, frozenset[str]], frozenset[str]]] = {}
         self._instance_collections: dict[tuple[str, str], frozenset[str]] = {}
         self._instance_attributes: dict[tuple[str, str], dict[str, str]] = {}
         self._enclosing: dict[str, dict[int, cst.FunctionDef]] = {}
@@ -171,6 +171,7 @@ class Analyzer:
         self._module_data: dict[str, dict[str, Flow]] = {}
         self._globals: dict[str, frozenset[str]] = {}
         self._writers: dict[str, dict[str, list[cst.FunctionDef]]] = {}
+        self._module_globals: dict[str, frozenset[str]] = {}
 
     def literal_entries(self, module: ParsedModule, container: str) -> bool:
         """Whether every value the module stores into the run-time collection ``container``
@@ -316,7 +317,8 @@ class Analyzer:
                 self._module_data[module.module_name] = {}  # recursion guard
                 table = self._module_data[module.module_name] = _module_data(self, module)
             flows.append(table.get(name, EMPTY))
-        for fn in self.global_writers(module).get(name, ()):
+        writers = self.global_writers(module).get(name, ()) if name in self.module_globals(module) else ()
+        for fn in writers:
             summary = self.helper_summary(module, fn, 1)
             if summary is not None:
                 flows.append(summary.globals_written.get(name, EMPTY))
@@ -330,11 +332,23 @@ class Analyzer:
             for key, fn in module.functions.items():
                 if "." in key:
                     continue  # a method
-                for n in walk_own(fn.body):
-                    if isinstance(n, cst.Global):
-                        for g in n.names:
-                            found.setdefault(g.name.value, []).append(fn)
+                for g in self.declared_globals(fn):
+                    found.setdefault(g, []).append(fn)
         return found
+
+    def module_globals(self, module: ParsedModule) -> frozenset[str]:
+        """Every name some ``global`` statement of ``module`` declares (from the module's node list,
+        which discovery walked already): most modules have none, and then no function of theirs
+        need be read for one. Once per module."""
+        found = self._module_globals.get(module.module_name)
+        if found is None:
+            found = self._module_globals[module.module_name] = frozenset(
+                g.name.value for node, _ in module.nodes() if isinstance(node, cst.Global) for g in node.names)
+        return found
+
+    def declared_globals(self, fn: cst.FunctionDef) -> frozenset[str]:
+        """The names ``fn``'s own body declares ``global`` (``global CACHE``)."""
+        return self._own_uses_of(fn)[1]
 
     def top_level_names(self, module: ParsedModule) -> frozenset[str]:
         """Names ``module`` binds outside its functions and classes (``DOCS = ...``, ``with open(p)
@@ -343,7 +357,7 @@ class Analyzer:
         load_all()``): the names ``module_data`` may know. Computed once per module."""
         found = self._globals.get(module.module_name)
         if found is None:
-            names = {g.name.value for node, _ in module.nodes() if isinstance(node, cst.Global) for g in node.names}
+            names = set(self.module_globals(module))
             for stmt in module.tree.body:
                 if isinstance(stmt, (cst.FunctionDef, cst.ClassDef)):
                     continue
@@ -463,17 +477,23 @@ class Analyzer:
         """The parameters of ``fn`` a method is called on in its own body, with the methods
         (``db.query(sql)``, ``await client.fetch()``: ``{"db": {"query"}, "client": {"fetch"}}``):
         those whose class a caller's argument can tell."""
+        return self._own_uses_of(fn)[0]
+
+    def _own_uses_of(self, fn: cst.FunctionDef) -> tuple[dict[str, frozenset[str]], frozenset[str]]:
+        """``(method_receivers, declared_globals)`` of ``fn``: one walk of its own body, once."""
         key = id(fn)
-        found = self._receivers.get(key)
+        found = self._own_uses.get(key)
         if found is None:
             names = {p.name.value for p in parameters(fn)} - {"self", "cls"}
             calls: dict[str, set[str]] = {}
+            declared: set[str] = set()
             for n in walk_own(fn.body):
                 if isinstance(n, cst.Call) and isinstance(n.func, cst.Attribute) and \
                         isinstance(n.func.value, cst.Name) and n.func.value.value in names:
                     calls.setdefault(n.func.value.value, set()).add(n.func.attr.value)
-            found = {k: frozenset(v) for k, v in calls.items()}
-            self._receivers[key] = found
+                elif isinstance(n, cst.Global):
+                    declared.update(g.name.value for g in n.names)
+            found = self._own_uses[key] = ({k: frozenset(v) for k, v in calls.items()}, frozenset(declared))
         return found
 
 
@@ -829,8 +849,10 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
             attr = name[len("self."):]
             kept = EMPTY if _object(value, flow) else flow  # (a client made of a token is no data)
             self.summary.stored_attrs[attr] = union(self.summary.stored_attrs.get(attr, EMPTY), kept)
-        if "." not in name and self.helper and not _object(value, flow) and \
-                any(f is self.fn for f in self.a.global_writers(self.mod).get(name, ())):
+        if "." not in name and self.helper and name in self.a.module_globals(self.mod) and \
+                name in self.a.declared_globals(self.fn) and \
+                self.mod.functions.get(self.function_name) is self.fn and not _object(value, flow):
+            # (a top-level function's ``global`` name: ``Analyzer.global_writers``)
             self.summary.globals_written[name] = union(self.summary.globals_written.get(name, EMPTY), flow)
         if isinstance(value, cst.Await):
             value = value.expression
