@@ -62,7 +62,8 @@ class ExternalCalls(InterpreterState):
         if method is not None:
             assert isinstance(func, cst.Attribute)
             objects = markers(recv, "object")
-            if not objects and recv and method not in VALUE_METHODS and \
+            if not objects and recv and method not in VALUE_METHODS and method not in SERIALIZERS and \
+                    words(method)[:1] != ["to"] and \
                     all(isinstance(t, Src) and t.what.endswith(SIZE_UNKNOWN) for t in recv):
                 # ``Query(q).sort_by("score").paging(0, k)``: a value of unknown shape that gets
                 # methods called on it was an object (a builder), not data

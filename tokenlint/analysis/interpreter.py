@@ -1827,8 +1827,14 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         family: str | None  # (the qualified class of the object a call makes or is made on)
         if isinstance(func, cst.Name) and func.value in self.mod.classes and func.value not in self.env:
             # a class of this module: an object whose methods are read where they are called
-            family = f"{self.mod.module_name}.{func.value}"
-            return union(made_object(site, family, self._args_flow(node)), self.init_data(family))
+            return self._constructed(node, site, f"{self.mod.module_name}.{func.value}", self._args_flow(node))
+        if isinstance(func, cst.Name) and func.value == "cls" and self.class_name and "cls" not in self.env:
+            # ``return cls(total=n, issues=issues)`` in a classmethod: an object of this class
+            return self._constructed(node, site, f"{self.mod.module_name}.{self.class_name}", self._args_flow(node))
+        if qn is not None and (func.value if isinstance(func, cst.Name) else None) not in self.env and \
+                qn.rsplit(".", 1)[-1][:1].isupper() and self.a.project.resolve_class(qn) is not None:
+            # a class of the run imported here (``SearchResult(issues=rows)``): the same
+            return self._constructed(node, site, qn, self._args_flow(node))
 
         if method is not None and isinstance(func, cst.Attribute) and not self._project_method(func, recv, method):
             # (a method of a class in the run is read, whatever its name: ``runner.execute(cmd)``
