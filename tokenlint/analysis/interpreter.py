@@ -39,6 +39,7 @@ from tokenlint.analysis.state import SqlBound
 from tokenlint.analysis.taints import (EMPTY, Bound, Flow, Marker, Measure, Param, Site, Src, Taint, apply_bound, markers,
                                        measure_of, params, scalar_of, union)
 from tokenlint.analysis.values import (BUILTINS, RUNTIME_COLLECTION, body_of, chain_root, defs_in, empty_collection,
+                                       is_stub,
                                        is_arguments_name, is_stdlib, response_like,
                                        statements_of)
 from tokenlint.source.functions import parameters
@@ -416,9 +417,11 @@ class Analyzer:
     def method_of(self, module: ParsedModule, class_name: str, method: str,
                   depth: int = 0) -> tuple[ParsedModule, cst.FunctionDef] | None:
         """``(module, def)`` of ``method`` of the run's class ``class_name`` of ``module``, looked
-        up in the class and then its bases (defined in the run, depth-first, 6 levels), or None."""
+        up in the class and then its bases (defined in the run, depth-first, 6 levels), or None.
+        A stub (``values.is_stub``: a protocol or abstract method's ``...``) is skipped for an
+        implementation in another base (a mixin), and is no definition when there is none."""
         fn = module.functions.get(f"{class_name}.{method}")
-        if fn is not None:
+        if fn is not None and not is_stub(fn):
             return module, fn
         cls = module.classes.get(class_name)
         if cls is None or depth > 5:
@@ -443,7 +446,7 @@ class Analyzer:
         """``(module, def)`` of ``method`` on an object of the run's class ``family`` (a qualified
         name), inherited methods included; None when the class or the method is not in the run."""
         found = self.project.find_function(f"{family}.{method}")
-        if found is not None:
+        if found is not None and not is_stub(found[1]):
             return found
         hit = self.project.resolve_class(family)
         if hit is None:

@@ -34,6 +34,33 @@ def body_of(fn: cst.FunctionDef) -> Sequence[cst.BaseStatement]:
     return fn.body.body if isinstance(fn.body, cst.IndentedBlock) else [fn.body]  # type: ignore[list-item]
 
 
+def is_stub(fn: cst.FunctionDef) -> bool:
+    """Whether ``fn`` only declares a signature: its body (a docstring aside) is ``...``,
+    ``pass`` or ``raise NotImplementedError`` (a ``typing.Protocol`` member, an ``abc``
+    abstract method, an interface a subclass or mixin implements). Such a def says nothing of
+    what the method returns."""
+    stmts: list[cst.BaseSmallStatement] = []
+    for st in body_of(fn):
+        if isinstance(st, cst.SimpleStatementLine):
+            stmts += st.body
+        elif isinstance(st, cst.SimpleStatementSuite):
+            stmts += st.body
+        else:
+            return False
+    if stmts and isinstance(stmts[0], cst.Expr) and isinstance(stmts[0].value, (cst.SimpleString, cst.ConcatenatedString)):
+        stmts = stmts[1:]
+    if not stmts:
+        return True  # a docstring alone
+    for small in stmts:
+        if isinstance(small, cst.Pass) or (isinstance(small, cst.Expr) and isinstance(small.value, cst.Ellipsis)):
+            continue
+        if isinstance(small, cst.Raise) and small.exc is not None and \
+                (dotted_name(small.exc.func if isinstance(small.exc, cst.Call) else small.exc) or "") == "NotImplementedError":
+            continue
+        return False
+    return True
+
+
 def defs_in(fn: cst.FunctionDef) -> Iterator[cst.FunctionDef]:
     """The functions defined directly inside ``fn``'s body, at any depth of its statements but
     not inside another ``def`` or a class (those are theirs), last-written first."""
