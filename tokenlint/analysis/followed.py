@@ -491,6 +491,10 @@ class FollowedCalls(InterpreterState):
     def _bind_args(self, node: cst.Call, fn: cst.FunctionDef) -> dict[str, Flow]:
         names = [p.name.value for p in [*fn.params.posonly_params, *fn.params.params] if p.name.value not in ("self", "cls")]
         kw_names = {p.name.value for p in fn.params.kwonly_params} | set(names)
+        star = fn.params.star_arg
+        gathered = (star.name.value if isinstance(star, cst.Param) else None,
+                    fn.params.star_kwarg.name.value if fn.params.star_kwarg is not None else None)
+        rest = gathered if any(gathered) else None
         out: dict[str, Flow] = {}
         pos = 0
         for a in node.args:
@@ -509,6 +513,11 @@ class FollowedCalls(InterpreterState):
             elif a.keyword is None and a.star == "" and pos < len(names):
                 out[names[pos]] = flow
                 pos += 1
+            elif rest is not None and ((a.keyword is not None and rest[1]) or (a.keyword is None and rest[0])):
+                # beyond the named parameters: gathered by ``**kwargs`` (a keyword) or ``*args``
+                key = rest[1] if a.keyword is not None else rest[0]
+                assert key is not None
+                out[key] = union(out.get(key, EMPTY), flow)
             else:
                 for n in names[pos:]:
                     out[n] = union(out.get(n, EMPTY), flow)

@@ -701,6 +701,13 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
                     self.env[name] |= {Marker("object", self.a.site(self.mod, p), family=family)}
             else:
                 self.env[name] = frozenset({param})
+        if self.helper:
+            # ``def to_dict(self, **kwargs)``: ``kwargs.get("fields")`` is what each caller passes
+            # beyond the named parameters (``_bind_args`` gathers it), not a record of a service
+            star = self.fn.params.star_arg
+            for gathers in (star if isinstance(star, cst.Param) else None, self.fn.params.star_kwarg):
+                if gathers is not None:
+                    self.env[gathers.name.value] = frozenset({Param(gathers.name.value, None)})
 
     # -- driver -----------------------------------------------------------------------------
     def run(self, stmts: Iterable[cst.CSTNode]) -> Summary:
