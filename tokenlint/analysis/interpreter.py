@@ -1034,9 +1034,11 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
                 src = src.with_bound(rounds)  # ``while pages < max_pages: ...; pages += 1``
             for name in accs:
                 held = self.env.get(name, EMPTY)
-                if all(isinstance(t, (Measure, Param)) for t in held):
+                if all(isinstance(t, (Measure, Param)) for t in held) and \
+                        not (not held and _grown_as_collection(node.body, name)):
                     # ``count += len(page)``, ``total += page.get("KeyCount", 0)``: a number,
-                    # however many pages
+                    # however many pages (but ``out.append({"id": w["id"]})`` per item of each
+                    # page, small entries of a capped page, is as long as every page together)
                     continue
                 self.env[name] = union(held, frozenset({src}))
         self._apply_loop_breaks(accs, breaks, node, enumerate_target=None)
@@ -1246,6 +1248,11 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
                 continue
             counter_ok = lname in accs or _is_enumerate_index(enumerate_target, lname)
             if not counter_ok:
+                continue
+            if any(isinstance(t, Src) or (isinstance(t, Marker) and t.kind == "object" and t.whole)
+                   for n in _subexpressions(right) if isinstance(n, cst.Name) for t in self.env.get(n.value, EMPTY)):
+                # ``if start_at >= result.get("total", 0): break``: the count of everything the
+                # data has, read from the response; it stops the paging, it caps nothing
                 continue
             return self.bound_from(right, comp)
         return None
@@ -2219,6 +2226,22 @@ def _join(envs: list[dict], base: dict) -> dict:
 
 
 _PAGE_KEYWORD = re.compile(r"(page|token|cursor|offset|after|marker|next|start)", re.I)
+
+
+_GROWING_METHODS = frozenset({"append", "extend", "add", "update", "insert", "appendleft", "setdefault"})
+
+
+def _grown_as_collection(body: cst.CSTNode, name: str) -> bool:
+    """Whether ``body`` grows the local ``name`` as a collection (``name.append(...)``,
+    ``name.extend(...)``, ``name[key] = ...``) rather than counting with it (``name += 1``)."""
+    for n in walk_own(body):
+        if isinstance(n, cst.Call) and isinstance(n.func, cst.Attribute) and \
+                n.func.attr.value in _GROWING_METHODS and dotted_name(n.func.value) == name:
+            return True
+        if isinstance(n, cst.Assign) and any(
+                isinstance(t.target, cst.Subscript) and dotted_name(t.target.value) == name for t in n.targets):
+            return True
+    return False
 
 
 def _pages_through(loop: cst.While) -> bool:
