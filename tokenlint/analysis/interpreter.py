@@ -1225,7 +1225,7 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
                            enumerate_target: cst.BaseExpression | None) -> None:
         outer = self.loop_nodes[-1] if self.loop_nodes else None
         for test, _ in breaks:
-            bound = self._count_break_bound(test, accs, enumerate_target)
+            bound = self._count_break_bound(test, accs, enumerate_target, node)
             if bound is None:
                 continue
             rounds = outer is not None and not any(_len_arg(c.left) for c in _comparisons(test))
@@ -1237,8 +1237,25 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
                     continue
                 self.env[name] = apply_bound(self.env.get(name, EMPTY), bound)
 
+    def _counts_the_data(self, expr: cst.BaseExpression, loop: cst.CSTNode | None) -> bool:
+        """Whether ``expr`` (what a loop's counter is compared with) is read from the data the
+        loop fetched or measured on it: a name holding a source or a whole record, directly or
+        through a local the loop assigns (``total = response.get("total", len(values))``), or a
+        length of data (``Measure``)."""
+        names = {n.value for n in _subexpressions(expr) if isinstance(n, cst.Name)}
+        if loop is not None and isinstance(loop, (cst.For, cst.While)):
+            for n in walk_own(loop.body):
+                if isinstance(n, cst.Assign) and any(isinstance(t.target, cst.Name) and t.target.value in names
+                                                     for t in n.targets):
+                    names |= {m.value for m in _subexpressions(n.value) if isinstance(m, cst.Name)}
+        if any(isinstance(t, Src) or (isinstance(t, Marker) and t.kind == "object" and t.whole)
+               for n in names for t in self.env.get(n, EMPTY)):
+            return True
+        return any(isinstance(t, Measure) for t in self.expr(expr))
+
     def _count_break_bound(self, test: cst.BaseExpression, accs: set[str],
-                           enumerate_target: cst.BaseExpression | None) -> Bound | None:
+                           enumerate_target: cst.BaseExpression | None,
+                           loop: cst.CSTNode | None = None) -> Bound | None:
         for comp in _comparisons(test):
             if len(comp.comparisons) != 1:
                 continue
@@ -1249,10 +1266,10 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
             counter_ok = lname in accs or _is_enumerate_index(enumerate_target, lname)
             if not counter_ok:
                 continue
-            if any(isinstance(t, Src) or (isinstance(t, Marker) and t.kind == "object" and t.whole)
-                   for n in _subexpressions(right) if isinstance(n, cst.Name) for t in self.env.get(n.value, EMPTY)):
-                # ``if start_at >= result.get("total", 0): break``: the count of everything the
-                # data has, read from the response; it stops the paging, it caps nothing
+            if self._counts_the_data(right, loop):
+                # ``if start_at >= result.get("total", 0): break``, ``total = response.get(
+                # "total", len(values))``: the count of everything the data has, read from the
+                # response or measured on it; it stops the paging, it caps nothing
                 continue
             return self.bound_from(right, comp)
         return None
