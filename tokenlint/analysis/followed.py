@@ -289,6 +289,13 @@ class FollowedCalls(InterpreterState):
                     # the helper clamps what it is given and returns it (``def bounded(v): return
                     # max(1, min(int(v), MAX))``): the caller's value, with that maximum
                     passed = frozenset(_clamped(x, t.clamp) if isinstance(x, Param) else x for x in passed)
+                if t.items and passed and all(isinstance(x, Marker) and x.kind == "object" and x.whole for x in passed) \
+                        and (given := arg_node(node, fn, t.name)) is not None and not self._dict_pairs(given):
+                    # ``_parse_topic(raw)`` iterating ``raw.get("partitions", [])``, given one whole
+                    # record (``describe_topics([name])[0]``): the collection that record holds
+                    out.add(Src("TL108", self.a.site(self.mod, node),
+                                f"the items of a field of a record given to {fn.name.value}() {SIZE_UNKNOWN}"))
+                    continue
                 if t.payload and passed and all(isinstance(x, Marker) and x.kind == "object" for x in passed) \
                         and (given := arg_node(node, fn, t.name)) is not None and not self._dict_pairs(given):
                     # ``format_event(event)`` iterating ``event.get("entries")``: the payload of the

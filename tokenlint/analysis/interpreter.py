@@ -1402,7 +1402,8 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
                 # iterated, is a collection it holds
                 extra.append(Src("TL108", site, f"iterating `{dotted_name(node.iter) or '…'}` {SIZE_UNKNOWN}",
                                  m.sql_bound))
-        kept = frozenset(t for t in it if not isinstance(t, Marker))
+        kept = frozenset(replace(t, items=True) if isinstance(t, Param) and t.site is None and t.part
+                         and not t.payload else t for t in it if not isinstance(t, Marker))
         return union(kept, frozenset(extra))
 
     def attribute(self, node: cst.Attribute) -> Flow:

@@ -168,6 +168,10 @@ class Param:
     #: In a helper: read from the parameter's open-ended payload field (``event.get("entries")``,
     #: ``shapes.OPEN_FIELDS``) or its items; a caller passing one record gives its payload.
     payload: bool = False
+    #: In a helper: the items of a field of the parameter, iterated (``for p in raw.get(
+    #: "partitions", [])``): a collection the record holds; a caller passing one whole record
+    #: (``describe_topics([name])[0]``) gives that collection, as large as the service made it.
+    items: bool = False
     #: In a helper: a cap applied to what the parameter holds (``for a in results: ... if n > 10:
     #: break``); each caller applies it to what it passes.
     cap: Bound | None = None
