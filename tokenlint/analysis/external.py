@@ -22,6 +22,7 @@ from tokenlint.analysis.shapes import (COLLECTION_VERBS, TEXT_NOUNS, WRITE_VERBS
 from tokenlint.analysis.state import InterpreterState
 from tokenlint.analysis.taints import EMPTY, Bound, Flow, Marker, Measure, Param, Site, Src, Taint, markers, params, union
 from tokenlint.analysis.values import BUILTINS, VALUE_METHODS, chain_root, is_stdlib
+from tokenlint.source.walk import walk_own
 from tokenlint.source.functions import parameters
 from tokenlint.source.imports import dotted_name
 
@@ -61,6 +62,8 @@ class ExternalCalls(InterpreterState):
             return frozenset({Marker("object", site, fixed=True, family=ACK_FAMILY)})
         if method is not None:
             assert isinstance(func, cst.Attribute)
+            if method in VALUE_METHODS and isinstance(func.value, cst.Name) and func.value.value in self.built_dicts():
+                return None  # ``result.items()`` of a dict this function builds: its own entries
             objects = markers(recv, "object")
             if not objects and recv and method not in VALUE_METHODS and method not in SERIALIZERS and \
                     words(method)[:1] != ["to"] and \
@@ -158,6 +161,11 @@ class ExternalCalls(InterpreterState):
             shape = Shape.RECORD  # a library function of scalars (``humanize.naturaldelta(d)``)
         if method is not None and shape is not Shape.SCALAR and name in _ELEMENT_VERBS and is_plural(owner.lower()):
             # ``client.containers.get(id)``, ``.run(...)``: one element of a plural collection
+            shape = Shape.RECORD
+        if method is not None and shape is Shape.UNKNOWN and len(words(name)) == 1 and \
+                words(name) not in (["stats"], ["statistics"]) and fixed_record(name):
+            # ``jira.user(account_id)``, ``client.account()``, ``api.myself()``: a method named
+            # for one entity of fixed shape reads that entity (its fields, not a collection)
             shape = Shape.RECORD
         if method is not None and shape is Shape.UNKNOWN and words(name) in (["stats"], ["statistics"]) and \
                 not is_plural(owner.lower()):
@@ -393,6 +401,30 @@ class ExternalCalls(InterpreterState):
             if b is not None and (best is None or b.rank() > best.rank()):
                 best = b
         return best
+
+    def built_dicts(self) -> frozenset[str]:
+        """The locals this function binds to a dict it builds (``result = {...}``, ``result:
+        dict[str, Any] = {}``, a dict comprehension, ``dict(...)``, ``defaultdict(list)``): their
+        ``.items()`` / ``.get()`` are the dict's own, not a client's. Read once from the body."""
+        found = self.__dict__.get("_built_dicts")
+        if found is None:
+            names: set[str] = set()
+            for n in walk_own(self.fn.body):
+                if isinstance(n, cst.Assign):
+                    value: cst.BaseExpression | None = n.value
+                    targets = [t.target for t in n.targets]
+                elif isinstance(n, cst.AnnAssign):
+                    value, targets = n.value, [n.target]
+                else:
+                    continue
+                made = isinstance(value, (cst.Dict, cst.DictComp)) or (
+                    isinstance(value, cst.Call) and (dotted_name(value.func) or "").split(".")[-1]
+                    in ("dict", "defaultdict", "OrderedDict", "Counter"))
+                if made:
+                    names |= {t.value for t in targets if isinstance(t, cst.Name)}
+            found = frozenset(names)
+            self.__dict__["_built_dicts"] = found
+        return found
 
     def _argument_pairs(self, node: cst.Call) -> list[tuple[str | None, cst.BaseExpression, bool]]:
         """A call's arguments as ``(key, value, named)``: each argument (its keyword, or None and
@@ -1128,7 +1160,7 @@ _HANDLE_NAME = re.compile(r"(client|conn|connection|session|cache|store|redis|po
 #: of them holds open-ended contents (rule 5's "one issue's full stack trace", a whole file): an
 #: issue, an item or document, an index or its mapping, a build, a page, a comment.
 _FIXED_RECORD_NOUNS = frozenset({
-    "health", "status", "version", "whoami", "me", "ping", "stats", "statistics", "config",
+    "health", "status", "version", "whoami", "me", "myself", "ping", "stats", "statistics", "config",
     "settings", "usage", "quota",
     "user", "account", "profile", "member", "team", "organization", "org", "workspace", "project",
     "task", "dag", "label", "tag", "section", "datasource", "property", "channel", "quote", "ticker",
