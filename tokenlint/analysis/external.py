@@ -772,6 +772,8 @@ def writes_by_name(name: str) -> bool:
     (``shapes.WRITE_VERBS``: ``add_task``, ``remember_this``), not for the HTTP method or request
     it sends (``post``, ``send_request``: a wrapper's name says nothing)."""
     ws = words(name)
+    if len(ws) > 2 and ws[0] not in WRITE_VERBS | COLLECTION_VERBS | _RECORD_READS and ws[1] in WRITE_VERBS:
+        ws = ws[1:]  # ``gitlab_create_branch``, ``jira_add_comment``: a namespace, then the verb
     return bool(ws) and ws[0] in WRITE_VERBS - _HTTP_VERB_WORDS
 
 

@@ -183,7 +183,8 @@ class FollowedCalls(InterpreterState):
         bound). Its size checks join this function's; what it puts into collections the call passes
         goes into them; its tuple parts and dict entries are kept for ``a, b = helper()`` and
         ``r["key"]``; the acknowledgement of a write and a GET of one resource read as one record; a
-        return annotation naming a library class makes the result an object of it. While the helper
+        return annotation naming a library class, or a class of the run (whose methods are then
+        followed, not guessed from their names), makes the result an object of it. While the helper
         is being summarised (recursion): what the arguments hold."""
         index = forwarded_parameter(fn, self.a.forwarders)
         if index is not None and len(node.args) > index and \
@@ -231,6 +232,12 @@ class FollowedCalls(InterpreterState):
         if page is not None:  # ``api.get_tasks(cursor=cursor)``: one page of the API's own size
             out = frozenset(t.with_bound(page) if isinstance(t, Src) else t for t in out)
         handle = self._annotated_handle(module, fn)
+        run_class = self._annotated_run_class(module, fn) if handle is None else None
+        if run_class is not None and not any(isinstance(t, Src) for t in out):
+            # ``def _get_client(ctx) -> GitLabClient``: an object of that class of the run (its
+            # methods are followed), not of the objects the helper drew it from
+            out = frozenset(t for t in out if not (isinstance(t, Marker) and t.kind == "object" and not t.whole))
+            return union(out, frozenset({Marker("object", self.a.site(self.mod, node), family=run_class)}))
         if handle is not None and not any(isinstance(t, Src) for t in out):
             # ``def get_collection(...) -> Collection``: what it returns is an object of that
             # library class (its methods are the library's: ``collection.find(q)``)
@@ -267,6 +274,14 @@ class FollowedCalls(InterpreterState):
             return None
         if self.a.project.resolve(qn) is not None:
             return None  # a class of the run: its own methods are followed
+        return qn
+
+    def _annotated_run_class(self, module: ParsedModule, fn: cst.FunctionDef) -> str | None:
+        """The qualified class of the run a helper's return annotation names (``def
+        _get_client(ctx) -> GitLabClient``), when the run defines it; else None."""
+        qn = _annotated_class(module, fn)
+        if qn is None or is_stdlib(qn) or self.a.project.resolve_class(qn) is None:
+            return None
         return qn
 
     def _from_helper(self, returned: Flow, node: cst.Call, fn: cst.FunctionDef,

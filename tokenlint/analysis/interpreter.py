@@ -1784,8 +1784,12 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
 
         if dn in ("list", "tuple", "sorted", "set") and qn is None and node.args:
             inner = self._args_flow(node)
+            # (an object of a class of the run is no iterable of unreadable code: what it holds
+            # is its fields, read where they are set)
+            handles = [m for m in markers(inner)
+                       if not (m.kind == "object" and m.family and self.a.project.resolve_class(m.family))]
             return union(frozenset(t for t in inner if not isinstance(t, Marker)),
-                         drained(markers(inner), site, f"{dn}()", objects=True))
+                         drained(handles, site, f"{dn}()", objects=True))
         if qn in ("sqlalchemy.select", "sqlalchemy.sql.select", "sqlmodel.select"):
             self._args_flow(node)
             return frozenset({Marker("query", site)})

@@ -77,6 +77,7 @@ RECORD_VERBS = frozenset({
     "share", "retweet", "forward", "quote", "upvote", "downvote", "react", "block", "unblock",
     "mute", "unmute", "bookmark", "subscribe", "join", "leave", "invite", "kick", "ban",
     "produce", "enqueue", "remember", "memorize", "forget",
+    "retry", "rerun", "restart", "play", "unapprove", "award", "unvote",
 })
 
 #: First words of a function that writes one thing (its result is what was written, or an
@@ -89,6 +90,8 @@ WRITE_VERBS = frozenset({
     "unfollow", "like", "unlike", "star", "unstar", "pin", "unpin", "lock", "unlock", "invite",
     "upload", "submit", "schedule", "trigger", "enable", "disable", "register", "unregister",
     "produce", "enqueue", "remember", "memorize", "forget",
+    "retry", "rerun", "restart", "play", "subscribe", "unsubscribe", "unapprove", "award", "watch",
+    "unwatch", "vote", "unvote", "revoke", "grant",
 })
 
 #: Verbs whose noun says what comes back: ``fetch_ticker`` / ``lookup_user`` / ``load_config`` /
