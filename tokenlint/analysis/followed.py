@@ -23,6 +23,7 @@ from tokenlint.analysis.state import InterpreterState, SqlBound
 from tokenlint.analysis.taints import (EMPTY, Bound, Flow, Marker, Measure, Param, Src, Taint, apply_bound, markers,
                                       params, scalar_of, union)
 from tokenlint.analysis.values import MAX_HELPER_DEPTH, body_of, chain_root, defs_in, empty_collection, is_stdlib
+from tokenlint.source.functions import gathering_parameters
 from tokenlint.source.imports import dotted_name
 from tokenlint.source.walk import code_children, walk
 
@@ -231,8 +232,7 @@ class FollowedCalls(InterpreterState):
         page = self.cursor_bound(node)
         if page is not None:  # ``api.get_tasks(cursor=cursor)``: one page of the API's own size
             out = frozenset(t.with_bound(page) if isinstance(t, Src) else t for t in out)
-        handle = self._annotated_handle(module, fn)
-        run_class = self._annotated_run_class(module, fn) if handle is None else None
+        handle, run_class = self._annotated_classes(module, fn)
         if run_class is not None and not any(isinstance(t, Src) for t in out):
             # ``def _get_client(ctx) -> GitLabClient``: an object of that class of the run (its
             # methods are followed), not of the objects the helper drew it from
@@ -265,24 +265,20 @@ class FollowedCalls(InterpreterState):
                 out.append((name, family))
         return tuple(sorted(out))
 
-    def _annotated_handle(self, module: ParsedModule, fn: cst.FunctionDef) -> str | None:
-        """The qualified library class a helper's return annotation names (``-> Collection``,
-        ``-> Optional[redis.Redis]``, ``-> MongoClient | None``), when it is imported from
-        outside the standard library and the run; else None."""
+    def _annotated_classes(self, module: ParsedModule, fn: cst.FunctionDef) -> tuple[str | None, str | None]:
+        """``(library class, class of the run)`` a helper's return annotation names, at most one
+        of them set: a library class imported from outside the standard library and the run
+        (``-> Collection``, ``-> Optional[redis.Redis]``, ``-> MongoClient | None``), or a class
+        the run defines (``def _get_client(ctx) -> GitLabClient``: its own methods are followed).
+        A name of the run that is no class gives neither."""
         qn = _annotated_class(module, fn)
         if qn is None or is_stdlib(qn):
-            return None
+            return None, None
+        if self.a.project.resolve_class(qn) is not None:
+            return None, qn
         if self.a.project.resolve(qn) is not None:
-            return None  # a class of the run: its own methods are followed
-        return qn
-
-    def _annotated_run_class(self, module: ParsedModule, fn: cst.FunctionDef) -> str | None:
-        """The qualified class of the run a helper's return annotation names (``def
-        _get_client(ctx) -> GitLabClient``), when the run defines it; else None."""
-        qn = _annotated_class(module, fn)
-        if qn is None or is_stdlib(qn) or self.a.project.resolve_class(qn) is None:
-            return None
-        return qn
+            return None, None
+        return qn, None
 
     def _from_helper(self, returned: Flow, node: cst.Call, fn: cst.FunctionDef,
                      arg_flows: dict[str, Flow]) -> Flow:
@@ -513,10 +509,7 @@ class FollowedCalls(InterpreterState):
     def _bind_args(self, node: cst.Call, fn: cst.FunctionDef) -> dict[str, Flow]:
         names = [p.name.value for p in [*fn.params.posonly_params, *fn.params.params] if p.name.value not in ("self", "cls")]
         kw_names = {p.name.value for p in fn.params.kwonly_params} | set(names)
-        star = fn.params.star_arg
-        gathered = (star.name.value if isinstance(star, cst.Param) else None,
-                    fn.params.star_kwarg.name.value if fn.params.star_kwarg is not None else None)
-        rest = gathered if any(gathered) else None
+        star_args, star_kwargs = gathering_parameters(fn)
         out: dict[str, Flow] = {}
         pos = 0
         for a in node.args:
@@ -535,11 +528,10 @@ class FollowedCalls(InterpreterState):
             elif a.keyword is None and a.star == "" and pos < len(names):
                 out[names[pos]] = flow
                 pos += 1
-            elif rest is not None and ((a.keyword is not None and rest[1]) or (a.keyword is None and rest[0])):
-                # beyond the named parameters: gathered by ``**kwargs`` (a keyword) or ``*args``
-                key = rest[1] if a.keyword is not None else rest[0]
-                assert key is not None
-                out[key] = union(out.get(key, EMPTY), flow)
+            elif (gathered := star_kwargs if a.keyword is not None or a.star == "**" else star_args) is not None:
+                # beyond the named parameters: gathered by ``**kwargs`` (a keyword, ``**d``) or
+                # ``*args`` (a positional, ``*xs``)
+                out[gathered] = union(out.get(gathered, EMPTY), flow)
             else:
                 for n in names[pos:]:
                     out[n] = union(out.get(n, EMPTY), flow)
@@ -556,8 +548,7 @@ def forwarded_parameter(fn: cst.FunctionDef, cache: dict[int, int | None]) -> in
     if key in cache:
         return cache[key]
     found: int | None = None
-    star = fn.params.star_arg
-    rest = {p.name.value for p in (star if isinstance(star, cst.Param) else None, fn.params.star_kwarg) if p is not None}
+    rest = {n for n in gathering_parameters(fn) if n is not None}
     names = [p.name.value for p in [*fn.params.posonly_params, *fn.params.params] if p.name.value not in ("self", "cls")]
     if rest and names:
         for n in walk(fn.body):

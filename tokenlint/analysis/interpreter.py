@@ -38,11 +38,11 @@ from tokenlint.analysis.shapes import Shape, call_shape, small_field, words
 from tokenlint.analysis.state import SqlBound
 from tokenlint.analysis.taints import (EMPTY, Bound, Flow, Marker, Measure, Param, Site, Src, Taint, apply_bound, markers,
                                        measure_of, params, scalar_of, union)
-from tokenlint.analysis.values import (BUILTINS, RUNTIME_COLLECTION, body_of, chain_root, defs_in, empty_collection,
+from tokenlint.analysis.values import (ACCUMULATORS, BUILTINS, RUNTIME_COLLECTION, body_of, chain_root, defs_in, empty_collection,
                                        is_stub,
                                        is_arguments_name, is_stdlib, response_like,
                                        statements_of)
-from tokenlint.source.functions import parameters
+from tokenlint.source.functions import gathering_parameters, parameters
 from tokenlint.source.imports import dotted_name
 from tokenlint.source.walk import SCOPES, code_children, walk, walk_own
 
@@ -704,10 +704,9 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         if self.helper:
             # ``def to_dict(self, **kwargs)``: ``kwargs.get("fields")`` is what each caller passes
             # beyond the named parameters (``_bind_args`` gathers it), not a record of a service
-            star = self.fn.params.star_arg
-            for gathers in (star if isinstance(star, cst.Param) else None, self.fn.params.star_kwarg):
+            for gathers in gathering_parameters(self.fn):
                 if gathers is not None:
-                    self.env[gathers.name.value] = frozenset({Param(gathers.name.value, None)})
+                    self.env[gathers] = frozenset({Param(gathers, None)})
 
     # -- driver -----------------------------------------------------------------------------
     def run(self, stmts: Iterable[cst.CSTNode]) -> Summary:
@@ -1237,13 +1236,13 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
                     continue
                 self.env[name] = apply_bound(self.env.get(name, EMPTY), bound)
 
-    def _counts_the_data(self, expr: cst.BaseExpression, loop: cst.CSTNode | None) -> bool:
+    def _counts_the_data(self, expr: cst.BaseExpression, loop: cst.CSTNode) -> bool:
         """Whether ``expr`` (what a loop's counter is compared with) is read from the data the
         loop fetched or measured on it: a name holding a source or a whole record, directly or
         through a local the loop assigns (``total = response.get("total", len(values))``), or a
         length of data (``Measure``)."""
         names = {n.value for n in _subexpressions(expr) if isinstance(n, cst.Name)}
-        if loop is not None and isinstance(loop, (cst.For, cst.While)):
+        if isinstance(loop, (cst.For, cst.While)):
             for n in walk_own(loop.body):
                 if isinstance(n, cst.Assign) and any(isinstance(t.target, cst.Name) and t.target.value in names
                                                      for t in n.targets):
@@ -1254,8 +1253,7 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         return any(isinstance(t, Measure) for t in self.expr(expr))
 
     def _count_break_bound(self, test: cst.BaseExpression, accs: set[str],
-                           enumerate_target: cst.BaseExpression | None,
-                           loop: cst.CSTNode | None = None) -> Bound | None:
+                           enumerate_target: cst.BaseExpression | None, loop: cst.CSTNode) -> Bound | None:
         for comp in _comparisons(test):
             if len(comp.comparisons) != 1:
                 continue
@@ -1864,16 +1862,9 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
             return apply_bound(flow, bound) if bound else flow
 
         family: str | None  # (the qualified class of the object a call makes or is made on)
-        if isinstance(func, cst.Name) and func.value in self.mod.classes and func.value not in self.env:
-            # a class of this module: an object whose methods are read where they are called
-            return self._constructed(node, site, f"{self.mod.module_name}.{func.value}", self._args_flow(node))
-        if isinstance(func, cst.Name) and func.value == "cls" and self.class_name and "cls" not in self.env:
-            # ``return cls(total=n, issues=issues)`` in a classmethod: an object of this class
-            return self._constructed(node, site, f"{self.mod.module_name}.{self.class_name}", self._args_flow(node))
-        if qn is not None and (func.value if isinstance(func, cst.Name) else None) not in self.env and \
-                qn.rsplit(".", 1)[-1][:1].isupper() and self.a.project.resolve_class(qn) is not None:
-            # a class of the run imported here (``SearchResult(issues=rows)``): the same
-            return self._constructed(node, site, qn, self._args_flow(node))
+        made = self._run_class_called(func, qn)
+        if made is not None:
+            return self._constructed(node, site, made, self._args_flow(node))
 
         if method is not None and isinstance(func, cst.Attribute) and not self._project_method(func, recv, method):
             # (a method of a class in the run is read, whatever its name: ``runner.execute(cmd)``
@@ -1951,6 +1942,22 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         # a whole record stays whole through a conversion (``str(entry)``, ``json.dumps(entry)``)
         return frozenset(t for t in flow if not isinstance(t, Marker) or t.whole)
 
+
+    def _run_class_called(self, func: cst.BaseExpression, qn: str | None) -> str | None:
+        """The qualified class of the run a call of ``func`` constructs, else None: a class of
+        this module, ``cls(...)`` in a classmethod (``return cls(total=n, issues=issues)``), or
+        a class of the run imported here (``SearchResult(issues=rows)``). Its object's methods
+        are read where they are called."""
+        name = func.value if isinstance(func, cst.Name) else None
+        if name in self.env:
+            return None  # (a local holding a class or factory: ``cls = Redis if x else Cluster``)
+        if name is not None and name in self.mod.classes:
+            return f"{self.mod.module_name}.{name}"
+        if name == "cls" and self.class_name:
+            return f"{self.mod.module_name}.{self.class_name}"
+        if qn is not None and qn.rsplit(".", 1)[-1][:1].isupper() and self.a.project.resolve_class(qn) is not None:
+            return qn
+        return None
 
     def _dispatch_table(self, func: cst.BaseExpression) -> list[tuple[ParsedModule, cst.FunctionDef]]:
         """The functions of the run a call of an entry of a module-level dict literal may reach
@@ -2250,15 +2257,13 @@ def _join(envs: list[dict], base: dict) -> dict:
 _PAGE_KEYWORD = re.compile(r"(page|token|cursor|offset|after|marker|next|start)", re.I)
 
 
-_GROWING_METHODS = frozenset({"append", "extend", "add", "update", "insert", "appendleft", "setdefault"})
-
-
 def _grown_as_collection(body: cst.CSTNode, name: str) -> bool:
     """Whether ``body`` grows the local ``name`` as a collection (``name.append(...)``,
-    ``name.extend(...)``, ``name[key] = ...``) rather than counting with it (``name += 1``)."""
+    ``name.extend(...)``, any of ``values.ACCUMULATORS``, ``name[key] = ...``) rather than
+    counting with it (``name += 1``)."""
     for n in walk_own(body):
         if isinstance(n, cst.Call) and isinstance(n.func, cst.Attribute) and \
-                n.func.attr.value in _GROWING_METHODS and dotted_name(n.func.value) == name:
+                n.func.attr.value in ACCUMULATORS and dotted_name(n.func.value) == name:
             return True
         if isinstance(n, cst.Assign) and any(
                 isinstance(t.target, cst.Subscript) and dotted_name(t.target.value) == name for t in n.targets):

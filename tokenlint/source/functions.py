@@ -19,3 +19,13 @@ def parameters(fn: cst.FunctionDef | cst.Lambda | cst.Parameters) -> list[cst.Pa
     positional-only, ordinary and keyword-only, in order; not ``*args`` / ``**kwargs``."""
     ps = fn if isinstance(fn, cst.Parameters) else fn.params
     return [*ps.posonly_params, *ps.params, *ps.kwonly_params]
+
+
+def gathering_parameters(fn: cst.FunctionDef | cst.Lambda | cst.Parameters) -> tuple[str | None, str | None]:
+    """The names of ``fn``'s ``*args`` and ``**kwargs`` parameters (each None when absent; a bare
+    ``*`` before keyword-only parameters gathers nothing): what they collect is every positional
+    and every keyword argument beyond the named parameters."""
+    ps = fn if isinstance(fn, cst.Parameters) else fn.params
+    star = ps.star_arg
+    return (star.name.value if isinstance(star, cst.Param) else None,
+            ps.star_kwarg.name.value if ps.star_kwarg is not None else None)
