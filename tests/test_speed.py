@@ -30,7 +30,7 @@ SOURCES = [p for p in FIXTURE_FILES if "bad_input" not in p.parts] + sorted((REP
 
 def _parsed(path: Path) -> ParsedModule:
     source = parse_source(path.read_text(encoding="utf-8"), str(path))
-    return ParsedModule.build(path, str(path), source.tree, None, source.stmt_lines)
+    return ParsedModule.build(path, str(path), source.tree, None, source.stmt_lines, source.member_lines)
 
 
 # -- the fast paths equal their references --------------------------------------------------------
@@ -59,6 +59,48 @@ def test_positions_per_statement_equal_the_position_provider(path):
     mod = _parsed(path)
     full = MetadataWrapper(mod.tree, unsafe_skip_copy=True).resolve(PositionProvider)
     for node, _ in mod.nodes()[1:]:
+        r = full[node]
+        assert mod.position(node) == (r.start.line, r.start.column + 1, r.end.line, r.end.column + 1)
+
+
+CLASSES = """\
+import os
+
+
+class Fetcher(Base):
+  '''Two-space body.'''
+  x = 1; y = [
+      2,
+  ]
+
+  # a comment before a decorated method
+  @property
+  def rows(self):
+      return [os.listdir(p) for p in self.paths]
+
+  class Inner:
+      def f(self): return 1
+class Tabs:
+\tdef g(self):
+\t\tif True:
+\t\t\treturn {"a": 1}
+\tz = 3  # trailing
+
+
+if True:
+    class Nested:
+        def h(self): ...
+"""
+
+
+def test_positions_per_class_statement_equal_the_position_provider(tmp_path):
+    """Statements of a top-level class body are placed one at a time, whatever the indentation,
+    decorators, comments and small statements sharing a line."""
+    path = write(tmp_path, "classes.py", CLASSES)
+    mod = _parsed(path)
+    assert mod.member_lines is not None and len(mod.member_lines) == 2
+    full = MetadataWrapper(mod.tree, unsafe_skip_copy=True).resolve(PositionProvider)
+    for node, _ in reversed(mod.nodes()[1:]):  # members first, the class headers last
         r = full[node]
         assert mod.position(node) == (r.start.line, r.start.column + 1, r.end.line, r.end.column + 1)
 

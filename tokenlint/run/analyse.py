@@ -70,7 +70,8 @@ def analyse_group(job: GroupAnalysis, members: list[Candidate], plan: RunPlan, k
                 continue
             if parsed_source is None:
                 continue
-        mod = ParsedModule.build(sp.path, sp.display, parsed_source.tree, cand.module_name, parsed_source.stmt_lines)
+        mod = ParsedModule.build(sp.path, sp.display, parsed_source.tree, cand.module_name, parsed_source.stmt_lines,
+                                 parsed_source.member_lines)
         project.add(mod)
         parsed.append((mod, text))
     own = {mod.module_name for mod, _ in parsed}

@@ -77,14 +77,21 @@ def parse_source(text: str, filename: str = "<unknown>", *, candidate: bool = Fa
     if candidate and tree is not None and not code_mentions_tools(tree):
         return None
     lines = None if tree is None else [_first_line(stmt) for stmt in tree.body]
-    return Parsed(_libcst_parse(text, cpython_error), lines)
+    members = None if tree is None else {
+        i: [_first_line(member) for member in stmt.body]
+        for i, stmt in enumerate(tree.body) if isinstance(stmt, ast.ClassDef)
+    }
+    return Parsed(_libcst_parse(text, cpython_error), lines, members)
 
 
 class Parsed(NamedTuple):
-    """A LibCST module and the ``ast`` first line of each top-level statement (or None)."""
+    """A LibCST module, the ``ast`` first line of each top-level statement (or None), and of
+    each statement in the body of a top-level class, by the class's index among the ``ast``
+    top-level statements (or None)."""
 
     tree: cst.Module
     stmt_lines: list[int] | None
+    member_lines: dict[int, list[int]] | None = None
 
 
 def _first_line(stmt: ast.stmt) -> int:

@@ -40,6 +40,7 @@ class ParsedModule:
     functions: dict[str, cst.FunctionDef] = field(default_factory=dict)
     classes: dict[str, cst.ClassDef] = field(default_factory=dict)
     stmt_lines: list[int] | None = field(default=None, repr=False)
+    member_lines: dict[int, list[int]] | None = field(default=None, repr=False)
     _positions: Positions | None = field(default=None, repr=False)
     _nodes: list | None = field(default=None, repr=False)
     _statement_of: dict[int, int] = field(default_factory=dict, repr=False)
@@ -47,12 +48,14 @@ class ParsedModule:
 
     @classmethod
     def build(cls, path: Path, display_path: str, tree: cst.Module, module_name: str | None = None,
-              stmt_lines: list[int] | None = None) -> ParsedModule:
+              stmt_lines: list[int] | None = None,
+              member_lines: dict[int, list[int]] | None = None) -> ParsedModule:
         """Index a parsed module. ``module_name`` defaults to ``module_name_for(path)``;
-        ``stmt_lines`` (from ``parsing.parse_source``) lets positions be computed per statement."""
+        ``stmt_lines`` and ``member_lines`` (``parsing.Parsed``) let positions be computed per
+        top-level statement and per statement of a top-level class."""
         name = module_name or module_name_for(path)
         imports = ImportTable(tree, name, is_package=path.name == "__init__.py")
-        mod = cls(path, display_path, name, tree, imports, stmt_lines=stmt_lines)
+        mod = cls(path, display_path, name, tree, imports, stmt_lines=stmt_lines, member_lines=member_lines)
         for stmt in tree.body:
             if isinstance(stmt, cst.FunctionDef):
                 mod.functions[stmt.name.value] = stmt
@@ -88,11 +91,12 @@ class ParsedModule:
     def position(self, node: cst.CSTNode) -> tuple[int, int, int, int]:
         """(line, column, end_line, end_column) of a node: lines 1-based, columns 1-based.
 
-        Positions are resolved once per top-level statement holding a reported node
-        (``tokenlint.source.positions``), and only for modules that report something.
+        Positions are resolved once per top-level statement (or statement of a top-level class)
+        holding a reported node (``tokenlint.source.positions``), and only for modules that
+        report something.
         """
         if self._positions is None:
-            self._positions = Positions(self.tree, self.stmt_lines)
+            self._positions = Positions(self.tree, self.stmt_lines, self.member_lines)
             self.nodes()
         rng = self._positions.get(node, self._statement_of.get(id(node)))
         if rng is None:
@@ -167,7 +171,8 @@ class Project:
             try:
                 text = self.overrides[path] if path in self.overrides else read_source(path)
                 parsed = parse_source(text, display)
-                mod = ParsedModule.build(path, display, parsed.tree, module_name, parsed.stmt_lines)
+                mod = ParsedModule.build(path, display, parsed.tree, module_name, parsed.stmt_lines,
+                                         parsed.member_lines)
             except SourceError:
                 mod = None
         self.parsed[module_name] = mod
