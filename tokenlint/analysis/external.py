@@ -653,8 +653,8 @@ class ExternalCalls(InterpreterState):
         pairs: list[tuple[str | None, cst.BaseExpression]] = []
         for a in node.args:
             literal = string_literal(a.value)
-            if literal is not None and literal.isalpha() and literal.lower() != "get":
-                return None  # ``_request("POST", ...)``
+            if literal is not None and literal.upper() in _NOT_GET_METHODS:
+                return None  # ``_request("POST", ...)`` (``_request("GET", "loans", ...)``: a path)
             if a.keyword is not None and a.keyword.value == "params":
                 pairs += self._dict_pairs(a.value)
             elif a.keyword is None or a.keyword.value == "url":
@@ -1249,6 +1249,10 @@ _ELEMENT_VERBS = frozenset({"get", "run", "retrieve", "fetch", "find_one", "load
 SIZE_UNKNOWN = "(size unknown)"
 
 
+#: HTTP methods other than GET (RFC 9110 §9.3; PATCH: RFC 5789).
+_NOT_GET_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"})
+
+
 #: Methods of a request builder that cap how many items the request returns.
 _LIMIT_METHODS = frozenset({"limit", "paging", "page_size", "per_page", "top", "take", "max_results",
                             "size", "first_n", "set_limit", "with_limit"})
@@ -1288,5 +1292,13 @@ _LIMIT_WORDS = frozenset({"limit", "max", "count", "size", "top", "num", "rows",
 
 def limit_like(name: str) -> bool:
     """A parameter name that reads as "how many" (``limit``, ``max_results``, ``top_k``), not a
-    position (``start``, ``stop``, ``offset``)."""
-    return name.replace("_", "").lower() in _LIMIT_KEYWORDS or bool(_LIMIT_WORDS & set(words(name)))
+    position (``start``, ``stop``, ``offset``); also a limit key under a module prefix, as the
+    MediaWiki Action API names them (``srlimit`` of ``list=search``, ``cmlimit``, ``rvlimit``),
+    but no rate, time or memory limit."""
+    flat = name.replace("_", "").replace("-", "").lower()
+    return flat in _LIMIT_KEYWORDS or bool(_LIMIT_WORDS & set(words(name))) or (
+        flat.endswith("limit") and not flat.endswith(_NOT_COUNT_LIMITS))
+
+
+#: ``…limit`` keys that cap no item count.
+_NOT_COUNT_LIMITS = ("ratelimit", "timelimit", "memorylimit", "cpulimit", "bytelimit", "sizelimit")

@@ -461,7 +461,11 @@ class FollowedCalls(InterpreterState):
             if not ps or any(isinstance(t, Src) or (isinstance(t, Marker) and t.whole) for t in flow):
                 if m.kind == "http_response":
                     return replace(m, whole=False, family=None, keys=())
-                return Src("TL105", m.site, "HTTP response .json()", m.sql_bound)
+                # identifiers read from a list cut to a count (``[w["id"] for w in found[:top]]``):
+                # one record per identifier, as many as that cut lets through
+                cut = self.flow_list_bound(flow, node) if any(isinstance(t, Src) for t in flow) and not any(
+                    isinstance(t, Marker) and t.whole for t in flow) else None
+                return Src("TL105", m.site, "HTTP response .json()", cut or m.sql_bound)
             keys |= {p.name for p in ps if p.site is None}
         return replace(m, keys=tuple(sorted(keys)))
 
