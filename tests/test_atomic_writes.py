@@ -10,7 +10,7 @@ file must be byte-for-byte its old or its new content, the temporary files `fix`
 must not look like Python (`.<name>.<random>.tokenlint-tmp`: `check` and `fix` never read them),
 and a second `fix` must finish the job.
 
-Quick by default (60 files, 3 kills); `TOKENLINT_ATOMIC=long` runs 200 files and 10 kills.
+Quick by default (30 files, 3 kills); `TOKENLINT_ATOMIC=long` runs 200 files and 10 kills.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ from helpers import RISKY_SERVER
 pytestmark = pytest.mark.slow
 
 LONG = os.environ.get("TOKENLINT_ATOMIC") == "long"
-FILES = 200 if LONG else 60
+FILES = 200 if LONG else 30
 KILLS = 10 if LONG else 3
 SEED = 20261121
 ENV = {**os.environ, "PYTHONPATH": str(Path(tokenlint.cli.__file__).parent.parent)}

@@ -41,7 +41,30 @@ def test_a_comprehension_argument_gets_its_own_line_at_the_width():
         '    tool="t",\n'
         ')\n'
     )
-    assert _laid_out(code, 60) is None  # its contents alone are longer than the line: as written
+    assert _laid_out(code, 60) == (  # its contents alone are longer: element and clause a line each
+        'return fit(\n'
+        '    rows=[\n'
+        '        {"id": t.id, "name": t.name}\n'
+        '        for t in sdk.transitions(task_id)\n'
+        '    ],\n'
+        '    tool="t",\n'
+        ')\n'
+    )
+    assert _laid_out(code, 30) is None  # a clause alone is longer than the line: as written
+
+
+def test_a_generator_a_call_holds_alone_is_split_at_its_clauses():
+    code = """return fit("\\n".join(f"{r['id']}: {r['title']}" for r in await api.overdue(branch) if r), tool="t")\n"""
+    assert _laid_out(code, 60) == (
+        'return fit(\n'
+        '    "\\n".join(\n'
+        """        f"{r['id']}: {r['title']}"\n"""
+        '        for r in await api.overdue(branch)\n'
+        '        if r\n'
+        '    ),\n'
+        '    tool="t",\n'
+        ')\n'
+    )
 
 
 def test_a_comprehension_holding_a_string_over_lines_is_left_alone():

@@ -4,7 +4,9 @@ Only the statements holding a rewritten call are laid out again (``FitToBudget``
 line keeps its bytes. The layout is the part of black's algorithm (its "right-hand split" and
 "delimiter split", https://black.readthedocs.io/en/stable/the_black_code_style/current_style.html)
 that the calls ``fix`` writes need, on calls, lists, tuples, sets, dicts and comprehensions (a
-comprehension is a bracket holding one item, its ``for`` clauses kept on that item's line):
+comprehension is a bracket holding one item, its ``for`` clauses kept on that item's line; where
+that line is too long, its element and each ``for`` and ``if`` clause get a line of their own,
+as for a generator that is a call's only argument):
 
 1. the whole statement on one line, when it fits in the line length and no bracket in it ends
    with a magic trailing comma;
@@ -85,7 +87,14 @@ def _layout(node: cst.BaseExpression, prefix: str, suffix: str, depth: int, widt
         # ``[x for x in xs]`` too long: its contents on one indented line, as a one-item bracket
         opener, closer = _COMPREHENSIONS[type(node)]
         inner = INDENT * (depth + 1) + body
-        return [f"{pad}{prefix}{opener}", inner, f"{pad}{closer}{suffix}"] if len(inner) <= width else None
+        if len(inner) <= width:
+            return [f"{pad}{prefix}{opener}", inner, f"{pad}{closer}{suffix}"]
+        clauses = _clauses(node, depth + 1, width)
+        return None if clauses is None else [f"{pad}{prefix}{opener}", *clauses, f"{pad}{closer}{suffix}"]
+    if isinstance(node, cst.GeneratorExp) and not node.lpar and not prefix and not suffix:
+        # ``"\n".join(f"{r['id']}" for r in rows)`` too long: the call's only argument, a
+        # generator sharing the call's parentheses, split at its clauses
+        return _clauses(node, depth, width)
     split = _brackets(node)
     if split is None or not split[1]:
         return [line]
@@ -116,6 +125,36 @@ def _layout(node: cst.BaseExpression, prefix: str, suffix: str, depth: int, widt
             return None
         out += lines
     return [*out, tail]
+
+
+def _clauses(node: cst.BaseExpression, depth: int, width: int) -> list[str] | None:
+    """A comprehension's element and then each of its ``for`` and ``if`` clauses on a line of
+    its own at ``depth`` (black's delimiter split at ``COMPREHENSION_PRIORITY``); None when a
+    part cannot be flattened or a line is still too long."""
+    pad = INDENT * depth
+    if isinstance(node, cst.DictComp):
+        key, value = _flat(node.key), _flat(node.value)
+        element = None if key is None or value is None else f"{key}: {value}"
+    elif isinstance(node, (cst.ListComp, cst.SetComp, cst.GeneratorExp)):
+        element = _flat(node.elt)
+    else:
+        return None
+    if element is None:
+        return None
+    lines = [pad + element]
+    comp: cst.CompFor | None = node.for_in
+    while comp is not None:
+        target, iterable = _flat(comp.target), _flat(comp.iter)
+        if target is None or iterable is None:
+            return None
+        lines.append(f"{pad}{'async ' if comp.asynchronous else ''}for {target} in {iterable}")
+        for cond in comp.ifs:
+            test = _flat(cond.test)
+            if test is None:
+                return None
+            lines.append(f"{pad}if {test}")
+        comp = comp.inner_for_in
+    return lines if all(len(line) <= width for line in lines) else None
 
 
 def _call_chain(node: cst.BaseExpression) -> tuple[cst.BaseExpression, list[cst.Call]] | None:
