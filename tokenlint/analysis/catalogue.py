@@ -39,6 +39,12 @@ HANDLE_FUNCTIONS: dict[str, str] = {
     "io.open": "file",
     "codecs.open": "file",
     "gzip.open": "file",
+    "bz2.open": "file",
+    "lzma.open": "file",
+    # an archive: its members (``z.read(name)``, ``z.open(name).read()``: a whole member, a
+    # ``.docx``'s ``word/document.xml``) and its listing (``namelist()``)
+    "zipfile.ZipFile": "archive",
+    "tarfile.open": "archive",
     "aiofiles.open": "file",
     "subprocess.run": "process",
     "subprocess.Popen": "process",

@@ -470,14 +470,15 @@ class ExternalCalls(InterpreterState):
             url_cursor = False
             if a.keyword is not None and a.keyword.value in ("params", "json", "data", "content"):
                 pairs = self._dict_pairs(a.value)
-                if self.helper and isinstance(a.value, cst.Name) and self.pairs_bound(pairs, node) is None and any(
-                        isinstance(t, Param) and t.site is None and t.name == a.value.value
-                        for t in self.env.get(a.value.value, EMPTY)):
+                given = _or_empty(a.value)
+                if self.helper and given is not None and self.pairs_bound(pairs, node) is None and any(
+                        isinstance(t, Param) and t.site is None and t.name == given.value
+                        for t in self.env.get(given.value, EMPTY)):
                     # ``def _get(path, params): httpx.get(url, params=params)``: the page size
                     # is in the dict each caller passes (``_from_helper`` reads it there), also
                     # when the helper fills in keys of its own (``if params is None: params = {}``,
                     # ``params["api-version"] = v``)
-                    return Bound(self.a.site(self.mod, node), sql_param=a.value.value)
+                    return Bound(self.a.site(self.mod, node), sql_param=given.value)
                 q = self._query_text_bound(a.value, pairs, node)
                 if q is not None and (best is None or q.rank() > best.rank()):
                     best = q
@@ -684,6 +685,15 @@ class ExternalCalls(InterpreterState):
             return flow
         return frozenset(Marker("object", t.site, t.bound, whole=True, rule="TL105", family=ID_RECORDS_FAMILY,
                                 keys=keys) if isinstance(t, Src) and json_body(t) else t for t in flow)
+
+
+def _or_empty(value: cst.BaseExpression) -> cst.Name | None:
+    """The name a request's parameters are given as: ``params``, or ``params or {}`` /
+    ``params or None`` (the caller's dict, or nothing); None for anything else."""
+    if isinstance(value, cst.BooleanOperation) and isinstance(value.operator, cst.Or) and (
+            (isinstance(value.right, cst.Dict) and not value.right.elements) or dotted_name(value.right) == "None"):
+        value = value.left
+    return value if isinstance(value, cst.Name) else None
 
 
 def _query_string_pairs(parts: list[str | cst.BaseExpression | None]) -> list[tuple[str | None, cst.BaseExpression]]:

@@ -78,10 +78,13 @@ class FollowedCalls(InterpreterState):
         if helper is not None:
             call = node.with_changes(func=target, args=rest)
             self._synthetic.append(call)
+            self._synthetic_origin[id(call)] = self._synthetic_origin.get(id(node), node)
             return self.call_helper(call, *helper)
-        if isinstance(target, (cst.Name, cst.Attribute)):
+        if isinstance(target, (cst.Name, cst.Attribute, cst.Subscript)):
+            # (``asyncio.to_thread(registry[name], **arguments)``: an entry of a table)
             call = node.with_changes(func=target, args=rest)
             self._synthetic.append(call)
+            self._synthetic_origin[id(call)] = self._synthetic_origin.get(id(node), node)
             return self.call(call)
         return None
 
@@ -502,12 +505,14 @@ class FollowedCalls(InterpreterState):
                 clamp = _tighter(clamp, b.clamp)
             # (a helper's cut of everything when its limit is unset: so for the caller's value,
             # unless that declares a default of its own)
-            unset_all = unset_all and (known.default_none or not known.has_default)
+            unset_all = unset_all and (known.default_none or not known.has_default) and not b.filled
             return Src(src.code, src.site, src.what, Bound(b.site, param=p.name, clamp=clamp,
-                                                           default_none=known.default_none or unset_all,
+                                                           # (a None the helper fills in is no "all")
+                                                           default_none=(known.default_none and not b.filled) or unset_all,
                                                            # (a helper's own placeholder is rebound at each of its calls)
                                                            param_site=None if self.helper and p.site is None else known.site,
-                                                           unset_all=unset_all))
+                                                           unset_all=unset_all,
+                                                           filled=self.helper and p.site is None and p.name in self.filled_params))
         return Src(src.code, src.site, src.what, Bound(b.site, fixed=-1))
 
     def _bind_args(self, node: cst.Call, fn: cst.FunctionDef) -> dict[str, Flow]:
@@ -689,7 +694,8 @@ def _annotated_class(module: ParsedModule, fn: cst.FunctionDef) -> str | None:
 
 def annotation_class(module: ParsedModule, ann: cst.BaseExpression) -> str | None:
     """The qualified CapWords class an annotation names (``Collection``, ``Optional[redis.Redis]``,
-    ``ProxmoxClient | None``), or None; a class of ``module`` itself is qualified by its name."""
+    ``ProxmoxClient | None``, a private ``_State``), or None; a class of ``module`` itself is
+    qualified by its name."""
     if isinstance(ann, cst.Subscript) and dotted_name(ann.value) in ("Optional", "typing.Optional") \
             and len(ann.slice) == 1 and isinstance(ann.slice[0].slice, cst.Index):
         ann = ann.slice[0].slice.value
@@ -701,6 +707,6 @@ def annotation_class(module: ParsedModule, ann: cst.BaseExpression) -> str | Non
     qn = module.imports.qualify(ann)
     if qn is None and isinstance(ann, cst.Name) and ann.value in module.classes:
         qn = f"{module.module_name}.{ann.value}"
-    if qn is None or not qn.rsplit(".", 1)[-1][:1].isupper():
-        return None
+    if qn is None or not qn.rsplit(".", 1)[-1].lstrip("_")[:1].isupper():
+        return None  # (a private class of the module is CapWords too: ``_State``)
     return qn

@@ -643,6 +643,8 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         self.unset_all: set[str] = set()
         self.dict_entries: dict[str, list[tuple[str | None, cst.BaseExpression]]] = {}
         self._synthetic: list[cst.Call] = []
+        #: id of a made-up call (``run_callable``) -> the call in the source that runs it
+        self._synthetic_origin: dict[int, cst.Call] = {}
         #: Per-position flows of helper calls that return tuple literals (keyed by call node id).
         self._tuple_results: dict[int, list[Flow]] = {}
         #: The names of the function's own parameters.
@@ -654,6 +656,8 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         #: the locals bound to such a call: name -> (the flow bound, the per-key flows).
         self._dict_results: dict[int, dict[str, Flow]] = {}
         self.dict_results_of: dict[str, tuple[Flow, dict[str, Flow]]] = {}
+        #: parameters given a value of the server's when unset (``_filled_default``)
+        self.filled_params: set[str] = set()
         self._init_params()
 
     # -- parameters --------------------------------------------------------------------------
@@ -719,11 +723,39 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         return self.summary
 
     def block(self, stmts: Iterable[cst.CSTNode]) -> bool:
-        """Interpret statements; returns False when the block always leaves (return/raise)."""
+        """Interpret statements; returns False when the block always leaves (return/raise). In a
+        loop, a name set from the loop's element in a block that then ``break``s holds that one
+        element (``for p in doc.paragraphs: if x in p.text: para = p; break``), as the first
+        match a loop returns does (``small``)."""
+        stmts = list(stmts)
+        picked = self._picked_before_break(stmts)
         for stmt in stmts:
             if not self.stmt(stmt):
                 return False
+        if picked:
+            _, collection, held = self.loop_elements[-1]
+            for name in picked:
+                if name in self.env:
+                    self.env[name] = self.env[name] - collection - held
         return True
+
+    def _picked_before_break(self, stmts: list[cst.CSTNode]) -> set[str]:
+        """The names a block inside a loop sets from the loop's element (``para = p``, ``hit =
+        row["id"]``) before it ``break``s, none of them an accumulator of the loop."""
+        if not self.loop_elements or not stmts or not self.loop_accumulators:
+            return set()
+        last = stmts[-1]
+        if not (isinstance(last, cst.SimpleStatementLine) and isinstance(last.body[-1], cst.Break)):
+            return set()
+        targets = self.loop_elements[-1][0]
+        out: set[str] = set()
+        for stmt in stmts:
+            for small in stmt.body if isinstance(stmt, cst.SimpleStatementLine) else ():
+                if isinstance(small, cst.Assign) and len(small.targets) == 1 and \
+                        isinstance(small.targets[0].target, cst.Name) and \
+                        {n.value for n in _subexpressions(small.value) if isinstance(n, cst.Name)} & targets:
+                    out.add(small.targets[0].target.value)
+        return out - self.loop_accumulators[-1]
 
     def stmt(self, node: cst.CSTNode) -> bool:
         """Interpret one statement (a line of simple statements, ``if``, ``for``, ``while``,
@@ -898,6 +930,17 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
             self.built_records.add(name)
         else:
             self.built_records.discard(name)
+        if isinstance(value, cst.IfExp) and isinstance(value.orelse, cst.Name) \
+                and value.orelse.value in _none_tested(value.test):
+            # ``limit = DEFAULT if limit is None else limit`` (also into another name: ``cap``)
+            self._filled_default(value.orelse.value, value.body)
+        elif isinstance(value, cst.IfExp) and isinstance(value.body, cst.Name) \
+                and isinstance(value.test, (cst.Name, cst.Comparison)) and value.body.value in _set_tested(value.test):
+            # ``cap = limit if limit is not None else self._item_limit``
+            self._filled_default(value.body.value, value.orelse)
+        elif isinstance(value, cst.BooleanOperation) and isinstance(value.operator, cst.Or) \
+                and isinstance(value.left, cst.Name) and value.left.value == name:
+            self._filled_default(name, value.right)  # ``limit = limit or DEFAULT``
         if isinstance(value, cst.IfExp) and _length_value_of(value.body, self.positions) != _length_value_of(value.orelse, self.positions):
             self.unset_all.add(name)  # ``end = n_chars if limit is None else min(n_chars, limit)``
         else:
@@ -963,11 +1006,42 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         if falls:
             envs.append(self.env)
         self._clamp_statement(node)
+        self._fill_default_if(node)
         if not envs:
             self.env = base
             return False
         self.env = _join(envs, base)
         return True
+
+    def _fill_default_if(self, node: cst.If) -> None:
+        """``if limit is None: limit = DEFAULT_LIMIT`` (also ``if not limit:``, ``if limit is
+        None or limit <= 0:``): the parameter's ``None`` default is replaced by a value of the
+        server's before it is used, so it no longer returns everything (``_filled_default``)."""
+        if node.orelse is not None:
+            return
+        for name in _none_tested(node.test):
+            for stmt in statements_of(node.body):
+                for small in stmt.body if isinstance(stmt, (cst.SimpleStatementLine, cst.SimpleStatementSuite)) else ():
+                    if isinstance(small, cst.Assign) and len(small.targets) == 1 \
+                            and isinstance(small.targets[0].target, cst.Name) and small.targets[0].target.value == name:
+                        self._filled_default(name, small.value)
+
+    def _filled_default(self, name: str, value: cst.BaseExpression) -> None:
+        """Parameter ``name``, defaulting to None, is given ``value`` when unset: unless that
+        value means "everything" too (None, a count of 0 or less, the length of the data:
+        ``limit = len(rows)``), its default is that value, no longer everything."""
+        known = self.param_defaults.get(name)
+        if known is None or (isinstance(value, cst.Name) and value.value == "None"):
+            return
+        number = self.const_int(value)
+        if (number is not None and number <= 0) or _length_value_of(value, self.positions) or any(
+                isinstance(n, cst.Name) and n.value in ("inf", "maxsize") or
+                isinstance(n, cst.Attribute) and n.attr.value in ("inf", "maxsize")
+                for n in _subexpressions(value)):
+            return
+        self.filled_params.add(name)
+        if known.default_none:
+            self.param_defaults[name] = replace(known, default_none=False, has_default=True)
 
     def for_(self, node: cst.For) -> None:
         """Interpret a ``for`` loop: the target bound to one element of the iterable
@@ -986,7 +1060,7 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
                                    frozenset(t for t in elem if isinstance(t, Src))))
         self.index_loops.append((targets, self._rounds_bound(node.iter, it, node), _iterated_name(node.iter)))
         for _ in range(2):
-            self.assign(node.target, elem, None)
+            self._assign_element(node.target, node.iter, elem)
             self.block(statements_of(node.body))
         self.index_loops.pop()
         self.loop_elements.pop()
@@ -1000,6 +1074,19 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         self._apply_loop_breaks(accs, breaks, node, enumerate_target=node.target if counted else None)
         if node.orelse is not None:
             self.block(statements_of(node.orelse))
+
+    def _assign_element(self, target: cst.BaseAssignTargetExpression, iterable: cst.BaseExpression, elem: Flow) -> None:
+        """Bind a loop's target to one element: of ``enumerate(x)`` unpacked (``for i, row in
+        enumerate(rows)``), the first name is a position, a number of no data; the rest is the
+        element of ``x``."""
+        if isinstance(iterable, cst.Call) and dotted_name(iterable.func) == "enumerate" and \
+                self.mod.imports.qualify(iterable.func) in (None, "enumerate", "builtins.enumerate") and \
+                isinstance(target, (cst.Tuple, cst.List)) and len(target.elements) == 2 and \
+                isinstance(target.elements[0].value, cst.Name):
+            self.assign(target.elements[0].value, EMPTY, None)
+            self.assign(cast("cst.BaseAssignTargetExpression", target.elements[1].value), elem, None)
+            return
+        self.assign(target, elem, None)
 
     def while_(self, node: cst.While) -> None:
         """Interpret a ``while`` loop, its body run twice. When the body fetches something new (a
@@ -1170,17 +1257,18 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
             SizeCheck(self.a.site(self.mod, comp), sites, budget, any(m.tokens for m in ms), caller, names)
         )
 
-    def accumulate(self, container: cst.BaseExpression, flow: Flow) -> str | None:
+    def accumulate(self, container: cst.BaseExpression, flow: Flow, entry: cst.BaseExpression | None = None) -> str | None:
         """``flow`` put into the collection ``container`` names (``rows.append(r)``,
-        ``by_kind[k] = v``, ``by_kind[k].append(v)``: the root ``by_kind``); returns that name,
-        or None when ``container`` names no variable. In a helper, what goes into a collection a
-        parameter holds is kept for the caller (``Summary.filled``)."""
+        ``by_kind[k] = v``, ``by_kind[k].append(v)``: the root ``by_kind``), ``entry`` the
+        expression put there when known; returns that name, or None when ``container`` names no
+        variable. In a helper, what goes into a collection a parameter holds is kept for the
+        caller (``Summary.filled``)."""
         while isinstance(container, cst.Subscript):
             container = container.value
         name = dotted_name(container)
         if name is None:
             return None
-        flow = self._per_element(flow)  # one entry per element of the enclosing loops
+        flow = self._per_element(flow, entry)  # one entry per element of the enclosing loops
         self.env[name] = union(self.env.get(name, EMPTY), flow)
         self.dict_results_of.pop(name, None)
         self._note_accumulation(name)
@@ -1188,12 +1276,16 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
             self.summary.filled[name] = union(self.summary.filled.get(name, EMPTY), flow)
         return name
 
-    def _per_element(self, flow: Flow) -> Flow:
-        """``flow`` put into a collection once per element of the enclosing ``for`` loops: with
-        the sources that make that collection as long as they are (``_length_sources``)."""
+    def _per_element(self, flow: Flow, entry: cst.BaseExpression | None = None) -> Flow:
+        """``flow`` put into a collection once per element of the enclosing ``for`` loops (as
+        ``entry``, when known): with the sources that make that collection as long as they are
+        (``_length_sources``)."""
         if not self.loop_elements:
             return flow
-        return union(flow, _length_sources(union(*(held for _, _, held in self.loop_elements)), flow))
+        # (inside a ``while`` loop the page's cap bounds one round, not what the rounds collect:
+        # ``_while_rounds`` decides that)
+        return union(flow, _length_sources(union(*(held for _, _, held in self.loop_elements)), flow,
+                                           records=entry is not None and _record_literal(entry) and not self.while_depth))
 
     def _note_accumulation(self, name: str) -> None:
         for accs in self.loop_accumulators:
@@ -1359,7 +1451,7 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
             self.index_loops.append((targets, self._rounds_bound(clause.iter, it, clause), _iterated_name(clause.iter)))
             elem = self.iteration(it, clause)
             iterated |= {t for t in elem if isinstance(t, Src)}
-            self.assign(clause.target, elem, None)
+            self._assign_element(clause.target, clause.iter, elem)
             for cond in clause.ifs:
                 self.condition(cond.test)
             clause = clause.inner_for_in
@@ -1369,11 +1461,17 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         self.env = saved
         if id(node) in self._one_element_generators:
             return flow
-        return union(flow, _length_sources(frozenset(iterated), flow))
+        return union(flow, _length_sources(frozenset(iterated), flow,
+                                           records=not self.while_depth and any(_record_literal(e) for e in elts)))
 
     def iteration(self, it: Flow, node: cst.CSTNode) -> Flow:
         """The flow of one element when iterating ``it`` (a cursor or file drains a source)."""
         extra: list = []
+        wrapped = node.iter if isinstance(node, (cst.For, cst.CompFor)) else None
+        inner = _unwrapped_iterable(wrapped) if wrapped is not None else None
+        if inner is not None and inner is not wrapped and isinstance(inner, cst.Attribute):
+            # (``enumerate(doc.paragraphs)`` keeps no handle: the attribute's own flow has it)
+            it = union(it, frozenset(t for t in self.expr(inner) if isinstance(t, Marker) and t.kind == "object"))
         for m in markers(it):
             site = self.a.site(self.mod, node)
             if m.kind in ("cursor", "query", "paginator", "line_iter"):
@@ -1394,11 +1492,11 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
                 # ``for frame in event["frames"]``: every item of a record's payload, as many
                 # as the service sends
                 extra.append(Src(m.rule, site, f"iterating the items of a record {SIZE_UNKNOWN}", m.sql_bound))
-            elif m.kind == "object" and m.family != CONTEXT_FAMILY and isinstance(node, cst.For) and \
-                    isinstance(node.iter, cst.Attribute):
-                # ``for guild in client.guilds``: an attribute of an object tokenlint cannot read,
-                # iterated, is a collection it holds
-                extra.append(Src("TL108", site, f"iterating `{dotted_name(node.iter) or '…'}` {SIZE_UNKNOWN}",
+            elif m.kind == "object" and m.family != CONTEXT_FAMILY and isinstance(node, (cst.For, cst.CompFor)) and \
+                    isinstance(iterated := _unwrapped_iterable(node.iter), cst.Attribute):
+                # ``for guild in client.guilds``, ``for i, p in enumerate(doc.paragraphs)``: an
+                # attribute of an object tokenlint cannot read, iterated, is a collection it holds
+                extra.append(Src("TL108", site, f"iterating `{dotted_name(iterated) or '…'}` {SIZE_UNKNOWN}",
                                  m.sql_bound))
         kept = frozenset(replace(t, items=True) if isinstance(t, Param) and t.site is None and t.part
                          and not t.payload else t for t in it if not isinstance(t, Marker))
@@ -1439,6 +1537,16 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
                                       f"instance collection `{dn}` {RUNTIME_COLLECTION}")})
         base = self.expr(node.value)
         attr = node.attr.value
+        if not base and isinstance(node.value, (cst.Name, cst.Attribute)) and \
+                (held_family := self._chain_class(node)) is not None:
+            # ``cluster.api`` of a module-level ``cluster = Cluster()`` whose ``__init__`` sets
+            # ``self.api = vmsdk.Api()``: an object of that class
+            return frozenset({Marker("object", self.a.site(self.mod, node), family=held_family)})
+        held_class = self._attribute_class(base, attr)
+        if held_class is not None:
+            # ``_get_state().client`` of a ``_State`` whose ``__init__`` sets ``self.client =
+            # client`` (``client: DeskClient``): an object of that class, its methods followed
+            return frozenset({Marker("object", self.a.site(self.mod, node), family=held_class)})
         if attr in ("stdout", "stderr", "output"):
             procs = markers(base, "process")
             if procs:
@@ -1468,6 +1576,17 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         # record, as ``mr["description"]``; another field is one part of it
         keep = field_keeper(attr, base)
         return frozenset(keep(t) for t in base if not isinstance(t, Marker) or t.kind == "object")
+
+    def _attribute_class(self, base: Flow, attr: str) -> str | None:
+        """The class of the run whose object attribute ``attr`` of ``base`` holds, when ``base`` is
+        an object of one class of the run whose methods set ``self.<attr>`` to an object of a
+        class (``instance_attribute_family``); else None."""
+        families = {t.family for t in base if isinstance(t, Marker) and t.kind == "object" and not t.whole}
+        if len(families) != 1 or any(not (isinstance(t, Marker) and t.kind == "object") for t in base):
+            return None
+        family = next(iter(families))
+        hit = self.a.project.resolve_class(family) if family else None
+        return self.a.instance_attribute_family(hit[0], hit[1], attr) if hit else None
 
     def one_of(self, base: Flow, node: cst.CSTNode) -> Flow:
         """One element of the collection ``base`` (``rows[0]``, ``next(iter(pages.values()))``,
@@ -1696,6 +1815,7 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
                 unset_all=unset_all,
                 # a helper's placeholder is rebound at each call (``call_helper``)
                 param_site=None if self.helper and p.site is None else known.site,
+                filled=self.helper and p.site is None and p.name in self.filled_params,
             )
         if isinstance(expr, cst.Name) and expr.value in self.positions:
             return None  # ``text[:end]`` with ``end = text.find(...)``: where the data says
@@ -1721,7 +1841,8 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         qn = self.mod.imports.qualify(func)
         dn = dotted_name(func)
         method = func.attr.value if isinstance(func, cst.Attribute) else None
-        site = self.a.site(self.mod, node)
+        # (a call made up for a callable handed to a thread or a partial: placed at the real call)
+        site = self.a.site(self.mod, self._synthetic_origin.get(id(node), node))
         recv = self.expr(func.value) if isinstance(func, cst.Attribute) else EMPTY
         name = (qn or dn or "").split(".")[-1]
         if dn in ("next", "max", "min") and qn in (None, dn) and node.args and \
@@ -1878,6 +1999,13 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         handlers = self._dispatch_table(func)
         if handlers:
             return union(*(self.call_helper(node, *h) for h in handlers))
+        table = self._looked_up_callable(func)
+        if table is not None:
+            # ``registry[params.name](**arguments)`` of a table built at run time
+            # (``{n: getattr(api, n) for n in TOOL_NAMES}``): code tokenlint cannot see, its
+            # result of unknown size until shown small
+            self._args_flow(node)
+            return frozenset({Src("TL108", site, f"a function looked up in `{table}` {SIZE_UNKNOWN}")})
 
         # code run elsewhere: a thread, an executor, a partial (the callable's result comes back)
         elsewhere = self.run_elsewhere(node, qn, method)
@@ -1985,6 +2113,31 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
                 return []
             found.append(hit)
         return found
+
+    def _looked_up_callable(self, func: cst.BaseExpression) -> str | None:
+        """The table a called function is looked up in by a key known only at run time
+        (``registry[name]``, ``handlers.get(kind)``, or a local bound to one of these), when the
+        table is not written out in the code (a dict literal of the module or the function: its
+        entries are known, ``_dispatch_table`` follows those of the run): the table's dotted
+        name; else None."""
+        for _ in range(3):
+            if isinstance(func, cst.Name) and func.value in self.dispatch_of:
+                func = self.dispatch_of[func.value]
+            else:
+                break
+        if isinstance(func, cst.Subscript) and len(func.slice) == 1 and isinstance(func.slice[0].slice, cst.Index):
+            key, table = func.slice[0].slice.value, func.value
+        elif isinstance(func, cst.Call) and isinstance(func.func, cst.Attribute) and func.func.attr.value == "get" \
+                and func.args:
+            key, table = func.args[0].value, func.func.value
+        else:
+            return None
+        if isinstance(key, (cst.SimpleString, cst.ConcatenatedString, cst.Integer)):
+            return None
+        if isinstance(table, cst.Name) and (table.value in self.dict_entries or (
+                table.value not in self.env and isinstance(module_constant(self.mod, table.value), cst.Dict))):
+            return None  # a table written out (``{"openai": OpenAIEmbedder, ...}``): its entries are known
+        return dotted_name(table)
 
     def init_data(self, family: str) -> Flow:
         """The data the run's class ``family`` stores on ``self`` in its ``__init__`` (a whole
@@ -2300,6 +2453,33 @@ def bound_names(target: cst.BaseExpression) -> set[str]:
     return set()
 
 
+def _none_tested(test: cst.BaseExpression) -> set[str]:
+    """The names a test is true for when they are unset: ``x is None``, ``x == None``, ``not x``,
+    and either side of an ``or`` (``x is None or x <= 0``)."""
+    if isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.Or):
+        return _none_tested(test.left) | _none_tested(test.right)
+    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not) and isinstance(test.expression, cst.Name):
+        return {test.expression.value}
+    if isinstance(test, cst.Comparison) and isinstance(test.left, cst.Name) and len(test.comparisons) == 1:
+        target = test.comparisons[0]
+        if isinstance(target.operator, (cst.Is, cst.Equal)) and isinstance(target.comparator, cst.Name) \
+                and target.comparator.value == "None":
+            return {test.left.value}
+    return set()
+
+
+def _set_tested(test: cst.BaseExpression) -> set[str]:
+    """The names a test is true for only when they are set: ``x``, ``x is not None``."""
+    if isinstance(test, cst.Name):
+        return {test.value}
+    if isinstance(test, cst.Comparison) and isinstance(test.left, cst.Name) and len(test.comparisons) == 1:
+        target = test.comparisons[0]
+        if isinstance(target.operator, (cst.IsNot, cst.NotEqual)) and isinstance(target.comparator, cst.Name) \
+                and target.comparator.value == "None":
+            return {test.left.value}
+    return set()
+
+
 def _subexpressions(node: cst.BaseExpression) -> Iterator[cst.BaseExpression]:
     stack = [node]
     while stack:
@@ -2314,14 +2494,36 @@ def _subexpressions(node: cst.BaseExpression) -> Iterator[cst.BaseExpression]:
 SMALL_SCALAR_COUNT = 100
 
 
-def _length_sources(iterated: Flow, entries: Flow) -> Flow:
+def _length_sources(iterated: Flow, entries: Flow, records: bool = False) -> Flow:
     """The sources that make a collection built from ``iterated`` (one entry per element) grow,
     when its ``entries`` hold no data of their own: each iterated source, unless it is cut at a
-    fixed count of at most ``SMALL_SCALAR_COUNT`` and the entries are scalars."""
-    scalar_entries = not any(isinstance(t, Src) or (isinstance(t, Marker) and t.whole) for t in entries)
+    fixed count of at most ``SMALL_SCALAR_COUNT`` and the entries are scalars (not ``records``
+    written out field by field: ``{"id": db["id"], "title": t, "url": db["url"]}`` for each of
+    100 results is a listing cut at a fixed count, design.md's MEDIUM)."""
+    scalar_entries = not records and not any(isinstance(t, Src) or (isinstance(t, Marker) and t.whole) for t in entries)
     return frozenset(t for t in iterated if isinstance(t, Src) and not (
         scalar_entries and t.bound is not None and t.bound.fixed is not None
         and 0 <= t.bound.fixed <= SMALL_SCALAR_COUNT))
+
+
+def _unwrapped_iterable(node: cst.BaseExpression) -> cst.BaseExpression:
+    """What a loop walks through a builtin that keeps every element (``enumerate(x)``,
+    ``reversed(x)``, ``sorted(x)``, ``list(x)``, ``tuple(x)``): ``x``; ``node`` otherwise."""
+    while isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.args and \
+            node.func.value in ("enumerate", "reversed", "sorted", "list", "tuple") and node.args[0].keyword is None:
+        node = node.args[0].value
+    return node
+
+
+def _record_literal(entry: cst.BaseExpression) -> bool:
+    """Whether an entry put into a collection is a record written out field by field: a dict
+    literal or ``dict(...)`` of two fields or more, a tuple of two items or more."""
+    if isinstance(entry, cst.Dict):
+        return sum(isinstance(e, cst.DictElement) for e in entry.elements) >= 2
+    if isinstance(entry, cst.Tuple):
+        return len(entry.elements) >= 2
+    return isinstance(entry, cst.Call) and dotted_name(entry.func) == "dict" and \
+        sum(a.keyword is not None for a in entry.args) >= 2
 
 
 #: Methods of str, bytes and list that return a position in the data.

@@ -74,6 +74,14 @@ class LibraryCalls(InterpreterState):
         if method == "readlines":
             code = "TL104" if markers(recv, "process") else "TL102"
             return frozenset({Src(code, site, ".readlines()")})
+        if markers(recv, "archive"):  # ``zipfile.ZipFile(p)``, ``tarfile.open(p)``
+            self._args_flow(node)
+            if method in ("open", "extractfile"):
+                return frozenset({Marker("file", site)})  # one member, read as a file
+            if method == "read":
+                return frozenset({Src("TL102", site, "an archive member's .read()")})
+            if method in ("namelist", "infolist", "getnames", "getmembers"):
+                return frozenset({Src("TL103", site, f"an archive's .{method}()")})
         if method == "read":
             kinds = {m.kind for m in markers(recv)}
             if kinds & {"file", "http_response", "process"} or not recv:
@@ -125,7 +133,8 @@ class LibraryCalls(InterpreterState):
             # ``out.append({"blurb": book.get("description")})``)
             kept = frozenset(t for t in flow
                              if not isinstance(t, Marker) or (t.whole and t.family == ID_RECORDS_FAMILY))
-            if self.accumulate(node.func.value, kept) is not None:
+            put = node.args[-1].value if method in ("append", "insert") and node.args else None
+            if self.accumulate(node.func.value, kept, put) is not None:
                 return EMPTY
         if method == "fetchall":
             bound = None

@@ -70,6 +70,10 @@ class Bound:
     #: ``…_types``): a handful, fixed by how the instance is set up rather than by the user's
     #: data volume (labelling rule 6), so it is no data in the response (NONE on its own).
     configured: bool = False
+    #: In a helper: the limit parameter is given a value of the server's when unset (``limit =
+    #: settings.page_size if limit is None else limit``), so a caller passing its own
+    #: None-defaulting parameter does not make the cut take everything.
+    filled: bool = False
 
     @property
     def enforced(self) -> bool:

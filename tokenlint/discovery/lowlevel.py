@@ -435,6 +435,23 @@ def _exits(block) -> bool:
     return False
 
 
+def _name_lookup(d: _Dispatch) -> tuple[str, cst.CSTNode] | None:
+    """Where a handler looks the tool name up in a table (``registry[params.name]``,
+    ``handlers.get(name)``, ``getattr(api, name)``: the object), when it does: the table's dotted
+    name and the lookup; else None."""
+    for node in _walk(d.handler):
+        if isinstance(node, cst.Subscript) and len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Index) \
+                and d.is_subject(node.slice[0].slice.value):
+            return dotted_name(node.value) or "a table", node
+        if not isinstance(node, cst.Call) or not node.args:
+            continue
+        if isinstance(node.func, cst.Attribute) and node.func.attr.value == "get" and d.is_subject(node.args[0].value):
+            return dotted_name(node.func.value) or "a table", node
+        if dotted_name(node.func) == "getattr" and len(node.args) == 2 and d.is_subject(node.args[1].value):
+            return dotted_name(node.args[0].value) or "an object", node
+    return None
+
+
 def _object_dispatch(d: _Dispatch, fallback: bool = True) -> bool:
     """Tools behind a handler that looks the called object up by the tool name:
     ``h = REGISTRY[name]`` / ``REGISTRY.get(name)`` / ``get_handler(name)`` then
@@ -743,9 +760,14 @@ def _dispatch_tools(mod: ParsedModule, handler: cst.FunctionDef, values: Values 
             pass  # the tools of a registry of records the handler looks the name up in
         else:
             d.add(handler.name.value, handler, function_body(handler))
+            lookup = _name_lookup(d)
             if unresolved is not None and len(listed or ()) > 1:
                 unresolved.append((mod, handler, f"`{handler.name.value}` serves {len(listed or ())} listed tools "
                                    "but its dispatch on the tool name could not be resolved"))
+            elif unresolved is not None and lookup is not None:
+                unresolved.append((mod, lookup[1], f"`{handler.name.value}` looks the tool name up in `{lookup[0]}`, "
+                                   "a table built at run time: the tools in it could not be listed "
+                                   "(the handler is rated as one tool)"))
     # one entry per client-visible name (first branch wins, as the dispatch does)
     seen: set[str] = set()
     out = []

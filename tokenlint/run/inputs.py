@@ -10,6 +10,7 @@ can be analysed independently (``tokenlint.run.grouping``); ``tokenlint.run.resu
 from __future__ import annotations
 
 import hashlib
+import keyword
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -128,7 +129,10 @@ class ModuleNamer:
         hit = self._parts.get(directory)
         if hit is None:
             parent = os.path.dirname(directory)
-            if os.path.isfile(os.path.join(directory, "__init__.py")) or self._inside_package(directory):
+            base = os.path.basename(directory)
+            if not base.isidentifier() or keyword.iskeyword(base):
+                hit = ()  # no import can name it (an sdist's root, ``mcp_server-1.0/``)
+            elif os.path.isfile(os.path.join(directory, "__init__.py")) or self._inside_package(directory):
                 # a regular package, or a namespace subpackage of one (``pkg/tools/`` with no
                 # ``__init__.py`` under ``pkg/``): as ``imports.module_name_for``
                 hit = (*self._package(parent), os.path.basename(directory)) if parent != directory else (os.path.basename(directory),)

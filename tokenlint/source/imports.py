@@ -13,6 +13,8 @@ only case this merges that ``ScopeProvider`` would not.
 
 from __future__ import annotations
 
+import keyword
+
 from pathlib import Path
 
 import libcst as cst
@@ -39,7 +41,8 @@ def module_name_for(path: Path) -> str:
     a package's ``__init__.py`` is the package itself; a loose script is its stem. A directory
     without ``__init__.py`` inside a package (a PEP 420 namespace subpackage:
     ``pkg/tools/cache.py`` under ``pkg/__init__.py``) is part of the name too, when a package
-    lies at most two levels above it.
+    lies at most two levels above it. A directory whose name is no identifier (``pkg-1.2``)
+    is never part of the name, whatever it holds.
     """
     try:
         path = path.resolve()
@@ -48,6 +51,8 @@ def module_name_for(path: Path) -> str:
     parts = [] if path.name == "__init__.py" else [path.stem]
     parent = path.parent
     while parent.parent != parent:
+        if not parent.name.isidentifier() or keyword.iskeyword(parent.name):
+            break  # no import can name it (``mcp_server-1.0/__init__.py`` at an sdist's root)
         if not (parent / "__init__.py").is_file() and not _inside_package(parent):
             break
         parts.append(parent.name)
