@@ -2460,24 +2460,25 @@ def _none_tested(test: cst.BaseExpression) -> set[str]:
         return _none_tested(test.left) | _none_tested(test.right)
     if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not) and isinstance(test.expression, cst.Name):
         return {test.expression.value}
-    if isinstance(test, cst.Comparison) and isinstance(test.left, cst.Name) and len(test.comparisons) == 1:
-        target = test.comparisons[0]
-        if isinstance(target.operator, (cst.Is, cst.Equal)) and isinstance(target.comparator, cst.Name) \
-                and target.comparator.value == "None":
-            return {test.left.value}
-    return set()
+    name = _compared_with_none(test, (cst.Is, cst.Equal))
+    return {name} if name else set()
 
 
 def _set_tested(test: cst.BaseExpression) -> set[str]:
     """The names a test is true for only when they are set: ``x``, ``x is not None``."""
     if isinstance(test, cst.Name):
         return {test.value}
+    name = _compared_with_none(test, (cst.IsNot, cst.NotEqual))
+    return {name} if name else set()
+
+
+def _compared_with_none(test: cst.BaseExpression, operators: tuple[type, ...]) -> str | None:
+    """The name ``test`` compares with ``None`` by one of ``operators`` (``x is None``), or None."""
     if isinstance(test, cst.Comparison) and isinstance(test.left, cst.Name) and len(test.comparisons) == 1:
         target = test.comparisons[0]
-        if isinstance(target.operator, (cst.IsNot, cst.NotEqual)) and isinstance(target.comparator, cst.Name) \
-                and target.comparator.value == "None":
-            return {test.left.value}
-    return set()
+        if isinstance(target.operator, operators) and dotted_name(target.comparator) == "None":
+            return test.left.value
+    return None
 
 
 def _subexpressions(node: cst.BaseExpression) -> Iterator[cst.BaseExpression]:
