@@ -26,10 +26,10 @@ from tokenlint.analysis.configured import filled_from_configuration
 from tokenlint.analysis.entry_points import Literal, factory_settings, literal_value
 from tokenlint.analysis.constants import (Constants, keyword_arg, le_in_annotation, module_constant,
                                           string_literal)
-from tokenlint.analysis.external import (CONTEXT_FAMILY, ID_RECORDS_FAMILY, SERIALIZERS, SIZE_UNKNOWN, ExternalCalls,
-                                         drained, http_body_bound, is_context_param, limit_like, made_object, part_of,
-                                         field_keeper, field_of_body, json_body, json_record, listing_of,
-                                         whole_record_sources)
+from tokenlint.analysis.external import (ACK_FAMILY, CONTEXT_FAMILY, ID_RECORDS_FAMILY, SERIALIZERS, SIZE_UNKNOWN,
+                                         ExternalCalls, drained, http_body_bound, is_context_param, limit_like,
+                                         made_object, part_of, field_keeper, field_of_body, json_body, json_record,
+                                         listing_of, whole_record_sources)
 from tokenlint.analysis.followed import (FollowedCalls, annotation_class, find_instance_attribute_classes,
                                          find_instance_collections)
 from tokenlint.analysis.knowledge import Knowledge
@@ -1556,7 +1556,8 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
                 return frozenset({Src("TL104", self.a.site(self.mod, node), f"process .{attr}")})
         if attr in ("text", "content", "body", "data") and markers(base, "http_ack") and \
                 not markers(base, "http_response"):
-            return frozenset({Marker("object", self.a.site(self.mod, node))})  # what a write sent back
+            # what a write sent back: an acknowledgement, its fields the caller's echo
+            return frozenset({Marker("object", self.a.site(self.mod, node), fixed=True, family=ACK_FAMILY)})
         if attr in ("text", "content", "body", "data") and (
             markers(base, "http_response")
             or (attr in ("text", "content") and response_like(dotted_name(node.value))

@@ -14,7 +14,7 @@ import libcst as cst
 
 from tokenlint.analysis import catalogue as cat
 from tokenlint.analysis.constants import keyword_arg, string_literal
-from tokenlint.analysis.external import ID_RECORDS_FAMILY, ID_WORDS, QUERY_KEYWORDS, http_body_bound
+from tokenlint.analysis.external import ACK_FAMILY, ID_RECORDS_FAMILY, ID_WORDS, QUERY_KEYWORDS, http_body_bound
 from tokenlint.analysis.shapes import Shape, words
 from tokenlint.analysis.state import InterpreterState, SqlBound
 from tokenlint.analysis.taints import (EMPTY, Bound, Flow, Marker, Param, Site, Src, apply_bound, markers, params,
@@ -97,7 +97,8 @@ class LibraryCalls(InterpreterState):
             return frozenset({Src("TL104", site, ".communicate()")})
         if method in ("json",) and not args:
             if markers(recv, "http_ack") and not markers(recv, "http_response"):
-                return frozenset({Marker("object", site)})  # the resource a write sent back
+                # the resource a write sent back: an acknowledgement, its fields the caller's echo
+                return frozenset({Marker("object", site, fixed=True, family=ACK_FAMILY)})
             responses = markers(recv, "http_response")
             if responses and all(m.family == ID_RECORDS_FAMILY for m in responses):
                 # ``httpx.get(url, params={"ids": ids}).json()``: a record per identifier named
