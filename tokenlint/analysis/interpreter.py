@@ -748,13 +748,8 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         if not (isinstance(last, cst.SimpleStatementLine) and isinstance(last.body[-1], cst.Break)):
             return set()
         targets = self.loop_elements[-1][0]
-        out: set[str] = set()
-        for stmt in stmts:
-            for small in stmt.body if isinstance(stmt, cst.SimpleStatementLine) else ():
-                if isinstance(small, cst.Assign) and len(small.targets) == 1 and \
-                        isinstance(small.targets[0].target, cst.Name) and \
-                        {n.value for n in _subexpressions(small.value) if isinstance(n, cst.Name)} & targets:
-                    out.add(small.targets[0].target.value)
+        out = {name for name, value in _name_assignments(stmts)
+               if {n.value for n in _subexpressions(value) if isinstance(n, cst.Name)} & targets}
         return out - self.loop_accumulators[-1]
 
     def stmt(self, node: cst.CSTNode) -> bool:
@@ -1019,12 +1014,10 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         server's before it is used, so it no longer returns everything (``_filled_default``)."""
         if node.orelse is not None:
             return
-        for name in _none_tested(node.test):
-            for stmt in statements_of(node.body):
-                for small in stmt.body if isinstance(stmt, (cst.SimpleStatementLine, cst.SimpleStatementSuite)) else ():
-                    if isinstance(small, cst.Assign) and len(small.targets) == 1 \
-                            and isinstance(small.targets[0].target, cst.Name) and small.targets[0].target.value == name:
-                        self._filled_default(name, small.value)
+        tested = _none_tested(node.test)
+        for name, value in _name_assignments(statements_of(node.body)):
+            if name in tested:
+                self._filled_default(name, value)
 
     def _filled_default(self, name: str, value: cst.BaseExpression) -> None:
         """Parameter ``name``, defaulting to None, is given ``value`` when unset: unless that
@@ -1067,8 +1060,7 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         self.loop_nodes.pop()
         accs = self.loop_accumulators.pop()
         breaks = self.loop_breaks.pop()
-        counted = isinstance(node.iter, cst.Call) and dotted_name(node.iter.func) == "enumerate" and \
-            self.mod.imports.qualify(node.iter.func) in (None, "enumerate", "builtins.enumerate")
+        counted = self._enumerates(node.iter)
         # (the first name of ``for i, row in enumerate(rows)`` counts rounds; of ``for year, rows
         # in by_year`` it is data, and ``if year >= 2020: break`` caps nothing)
         self._apply_loop_breaks(accs, breaks, node, enumerate_target=node.target if counted else None)
@@ -1079,14 +1071,17 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         """Bind a loop's target to one element: of ``enumerate(x)`` unpacked (``for i, row in
         enumerate(rows)``), the first name is a position, a number of no data; the rest is the
         element of ``x``."""
-        if isinstance(iterable, cst.Call) and dotted_name(iterable.func) == "enumerate" and \
-                self.mod.imports.qualify(iterable.func) in (None, "enumerate", "builtins.enumerate") and \
-                isinstance(target, (cst.Tuple, cst.List)) and len(target.elements) == 2 and \
-                isinstance(target.elements[0].value, cst.Name):
+        if self._enumerates(iterable) and isinstance(target, (cst.Tuple, cst.List)) and \
+                len(target.elements) == 2 and isinstance(target.elements[0].value, cst.Name):
             self.assign(target.elements[0].value, EMPTY, None)
             self.assign(cast("cst.BaseAssignTargetExpression", target.elements[1].value), elem, None)
             return
         self.assign(target, elem, None)
+
+    def _enumerates(self, iterable: cst.BaseExpression) -> bool:
+        """Whether a loop walks ``enumerate(...)``, the builtin (not a name of the module)."""
+        return isinstance(iterable, cst.Call) and dotted_name(iterable.func) == "enumerate" and \
+            self.mod.imports.qualify(iterable.func) in (None, "enumerate", "builtins.enumerate")
 
     def while_(self, node: cst.While) -> None:
         """Interpret a ``while`` loop, its body run twice. When the body fetches something new (a
@@ -1467,11 +1462,11 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
     def iteration(self, it: Flow, node: cst.CSTNode) -> Flow:
         """The flow of one element when iterating ``it`` (a cursor or file drains a source)."""
         extra: list = []
-        wrapped = node.iter if isinstance(node, (cst.For, cst.CompFor)) else None
-        inner = _unwrapped_iterable(wrapped) if wrapped is not None else None
-        if inner is not None and inner is not wrapped and isinstance(inner, cst.Attribute):
+        looped = node.iter if isinstance(node, (cst.For, cst.CompFor)) else None
+        iterated = _unwrapped_iterable(looped) if looped is not None else None
+        if iterated is not looped and isinstance(iterated, cst.Attribute):
             # (``enumerate(doc.paragraphs)`` keeps no handle: the attribute's own flow has it)
-            it = union(it, frozenset(t for t in self.expr(inner) if isinstance(t, Marker) and t.kind == "object"))
+            it = union(it, frozenset(t for t in self.expr(iterated) if isinstance(t, Marker) and t.kind == "object"))
         for m in markers(it):
             site = self.a.site(self.mod, node)
             if m.kind in ("cursor", "query", "paginator", "line_iter"):
@@ -1492,8 +1487,7 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
                 # ``for frame in event["frames"]``: every item of a record's payload, as many
                 # as the service sends
                 extra.append(Src(m.rule, site, f"iterating the items of a record {SIZE_UNKNOWN}", m.sql_bound))
-            elif m.kind == "object" and m.family != CONTEXT_FAMILY and isinstance(node, (cst.For, cst.CompFor)) and \
-                    isinstance(iterated := _unwrapped_iterable(node.iter), cst.Attribute):
+            elif m.kind == "object" and m.family != CONTEXT_FAMILY and isinstance(iterated, cst.Attribute):
                 # ``for guild in client.guilds``, ``for i, p in enumerate(doc.paragraphs)``: an
                 # attribute of an object tokenlint cannot read, iterated, is a collection it holds
                 extra.append(Src("TL108", site, f"iterating `{dotted_name(iterated) or '…'}` {SIZE_UNKNOWN}",
@@ -1997,10 +1991,11 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
 
         # an entry of a module-level table of the run's functions (``HANDLERS[name](args)``,
         # ``handler = HANDLERS.get(name); handler(args)``): whichever of them the key picks
-        handlers = self._dispatch_table(func)
+        lookup = self._table_lookup(func)
+        handlers = self._dispatch_table(lookup)
         if handlers:
             return union(*(self.call_helper(node, *h) for h in handlers))
-        table = self._looked_up_callable(func)
+        table = self._looked_up_callable(lookup)
         if table is not None:
             # ``registry[params.name](**arguments)`` of a table built at run time
             # (``{n: getattr(api, n) for n in TOOL_NAMES}``): code tokenlint cannot see, its
@@ -2088,20 +2083,28 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
             return qn
         return None
 
-    def _dispatch_table(self, func: cst.BaseExpression) -> list[tuple[ParsedModule, cst.FunctionDef]]:
-        """The functions of the run a call of an entry of a module-level dict literal may reach
-        (``HANDLERS[name]``, ``HANDLERS.get(name)``, or a local bound to one of these), when every
-        value of that dict is a function of the run; else ``[]``."""
+    def _table_lookup(self, func: cst.BaseExpression) -> tuple[cst.BaseExpression, cst.BaseExpression | None] | None:
+        """``(table, key)`` of a called function looked up in a table: ``HANDLERS[name]``,
+        ``HANDLERS.get(name)``, or a local bound to one of these (``dispatch_of``); the key None
+        when it is not one plain index or argument. None when ``func`` is no lookup."""
         for _ in range(3):
             if isinstance(func, cst.Name) and func.value in self.dispatch_of:
                 func = self.dispatch_of[func.value]
             else:
                 break
-        table: cst.BaseExpression | None = None
         if isinstance(func, cst.Subscript):
-            table = func.value
-        elif isinstance(func, cst.Call) and isinstance(func.func, cst.Attribute) and func.func.attr.value == "get":
-            table = func.func.value
+            index = func.slice[0].slice if len(func.slice) == 1 else None
+            return func.value, index.value if isinstance(index, cst.Index) else None
+        if isinstance(func, cst.Call) and isinstance(func.func, cst.Attribute) and func.func.attr.value == "get":
+            return func.func.value, func.args[0].value if func.args else None
+        return None
+
+    def _dispatch_table(self, lookup: tuple[cst.BaseExpression, cst.BaseExpression | None] | None
+                        ) -> list[tuple[ParsedModule, cst.FunctionDef]]:
+        """The functions of the run a call of an entry of a module-level dict literal may reach
+        (``lookup``: ``_table_lookup``), when every value of that dict is a function of the run;
+        else ``[]``."""
+        table = lookup[0] if lookup is not None else None
         if not isinstance(table, cst.Name) or table.value in self.env:
             return []
         literal = module_constant(self.mod, table.value)
@@ -2115,24 +2118,15 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
             found.append(hit)
         return found
 
-    def _looked_up_callable(self, func: cst.BaseExpression) -> str | None:
+    def _looked_up_callable(self, lookup: tuple[cst.BaseExpression, cst.BaseExpression | None] | None) -> str | None:
         """The table a called function is looked up in by a key known only at run time
-        (``registry[name]``, ``handlers.get(kind)``, or a local bound to one of these), when the
+        (``lookup``: ``_table_lookup``; ``registry[name]``, ``handlers.get(kind)``), when the
         table is not written out in the code (a dict literal of the module or the function: its
         entries are known, ``_dispatch_table`` follows those of the run): the table's dotted
         name; else None."""
-        for _ in range(3):
-            if isinstance(func, cst.Name) and func.value in self.dispatch_of:
-                func = self.dispatch_of[func.value]
-            else:
-                break
-        if isinstance(func, cst.Subscript) and len(func.slice) == 1 and isinstance(func.slice[0].slice, cst.Index):
-            key, table = func.slice[0].slice.value, func.value
-        elif isinstance(func, cst.Call) and isinstance(func.func, cst.Attribute) and func.func.attr.value == "get" \
-                and func.args:
-            key, table = func.args[0].value, func.func.value
-        else:
+        if lookup is None or lookup[1] is None:
             return None
+        table, key = lookup
         if isinstance(key, (cst.SimpleString, cst.ConcatenatedString, cst.Integer)):
             return None
         if isinstance(table, cst.Name) and (table.value in self.dict_entries or (
@@ -2452,6 +2446,15 @@ def bound_names(target: cst.BaseExpression) -> set[str]:
     if isinstance(target, cst.StarredElement):
         return bound_names(target.value)
     return set()
+
+
+def _name_assignments(stmts: Iterable[cst.CSTNode]) -> Iterator[tuple[str, cst.BaseExpression]]:
+    """``(name, value)`` of each ``name = value`` among the simple statements of a block (lines
+    and one-line suites), in order."""
+    for stmt in stmts:
+        for small in stmt.body if isinstance(stmt, (cst.SimpleStatementLine, cst.SimpleStatementSuite)) else ():
+            if isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name):
+                yield small.targets[0].target.value, small.value
 
 
 def _none_tested(test: cst.BaseExpression) -> set[str]:

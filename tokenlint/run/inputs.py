@@ -10,14 +10,13 @@ can be analysed independently (``tokenlint.run.grouping``); ``tokenlint.run.resu
 from __future__ import annotations
 
 import hashlib
-import keyword
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
 from tokenlint.run.grouping import Import, ModuleIndex, group, module_aliases, scan_imports
-from tokenlint.source.files import SourcePath, may_define_tools
+from tokenlint.source.files import SourcePath, importable_name, may_define_tools
 from tokenlint.model import Finding
 from tokenlint.run.results import file_finding
 from tokenlint.source.decoding import MAX_FILE_BYTES
@@ -129,8 +128,7 @@ class ModuleNamer:
         hit = self._parts.get(directory)
         if hit is None:
             parent = os.path.dirname(directory)
-            base = os.path.basename(directory)
-            if not base.isidentifier() or keyword.iskeyword(base):
+            if not importable_name(os.path.basename(directory)):
                 hit = ()  # no import can name it (an sdist's root, ``mcp_server-1.0/``)
             elif os.path.isfile(os.path.join(directory, "__init__.py")) or self._inside_package(directory):
                 # a regular package, or a namespace subpackage of one (``pkg/tools/`` with no

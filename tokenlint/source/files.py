@@ -7,6 +7,7 @@ checked unless ``force-exclude`` is on (pre-commit passes file names one by one)
 
 from __future__ import annotations
 
+import keyword
 import os
 import re
 from dataclasses import dataclass
@@ -125,6 +126,12 @@ def _display(p: str) -> str:
 def _excluded(spec: pathspec.PathSpec, path: Path) -> bool:
     parts = path.as_posix().split("/")
     return any(spec.match_file("/".join(parts[i:])) for i in range(len(parts)))
+
+
+def importable_name(name: str) -> bool:
+    """Whether an import statement can name a directory or module called ``name``: an
+    identifier that is no keyword (``mcp_server-1.0``, an unpacked sdist's root, cannot be)."""
+    return name.isidentifier() and not keyword.iskeyword(name)
 
 
 def may_define_tools(data: bytes) -> bool:

@@ -13,12 +13,11 @@ only case this merges that ``ScopeProvider`` would not.
 
 from __future__ import annotations
 
-import keyword
-
 from pathlib import Path
 
 import libcst as cst
 
+from tokenlint.source.files import importable_name
 from tokenlint.source.walk import code_children
 
 
@@ -51,7 +50,7 @@ def module_name_for(path: Path) -> str:
     parts = [] if path.name == "__init__.py" else [path.stem]
     parent = path.parent
     while parent.parent != parent:
-        if not parent.name.isidentifier() or keyword.iskeyword(parent.name):
+        if not importable_name(parent.name):
             break  # no import can name it (``mcp_server-1.0/__init__.py`` at an sdist's root)
         if not (parent / "__init__.py").is_file() and not _inside_package(parent):
             break
