@@ -15,12 +15,7 @@ from helpers import FIXTURES
 
 #: Annotations the analysis does not meet yet, each with the reason. Keep this list short and
 #: honest: an entry here is a known false negative, not a different opinion.
-KNOWN_GAPS = {
-    ("fixtures/pg_reports_v1.py", "recent_orders"): (
-        "`sql += ' LIMIT %s'` inside `if limit is not None` — string values are not tracked per "
-        "branch, so the limit defaulting to None is not seen as a bound (TL107); risk is still HIGH"
-    ),
-}
+KNOWN_GAPS: dict[tuple[str, str], str] = {}
 
 
 #: Tools the analysis rates wrong today, labelled with the correct level; each runs as a strict

@@ -148,7 +148,7 @@ RUNTIME_FITTERS = frozenset({"fit_response", "fit_json_text", "paginate", "pagin
 #: and the Kusto (KQL) operators ``| take n``, ``| limit n``, ``| sample n``, ``| top n by ...``.
 _ROW_CAP = r"(\b(LIMIT|TOP|FETCH\s+FIRST)|\|\s*(take|limit|sample|top))\s+"
 SQL_LIMIT_FIXED = re.compile(_ROW_CAP + r"(?P<n>\d+)", re.I)
-SQL_LIMIT_PARAM = re.compile(_ROW_CAP + r"(\?|%s|%\(\w+\)s|:\w+|\$\d+|\{[^}]*\})", re.I)
+SQL_LIMIT_PARAM = re.compile(_ROW_CAP + r"(\?|%s|%\(\w+\)s|:\w+|\$\w+|@\w+|\{[^}]*\})", re.I)
 
 
 def outer_statement(sql: str) -> str:

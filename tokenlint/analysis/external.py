@@ -21,7 +21,7 @@ from tokenlint.analysis.shapes import (COLLECTION_VERBS, TEXT_NOUNS, WRITE_VERBS
                                        open_field, words)
 from tokenlint.analysis.state import InterpreterState
 from tokenlint.analysis.taints import EMPTY, Bound, Flow, Marker, Measure, Param, Site, Src, Taint, markers, params, union
-from tokenlint.analysis.values import BUILTINS, VALUE_METHODS, chain_root, is_stdlib
+from tokenlint.analysis.values import BUILTINS, VALUE_METHODS, annotated_class, chain_root, is_stdlib
 from tokenlint.source.walk import walk_own
 from tokenlint.source.functions import parameters
 from tokenlint.source.imports import dotted_name
@@ -238,7 +238,8 @@ class ExternalCalls(InterpreterState):
 
     def _chain_class(self, expr: cst.BaseExpression, depth: int = 0) -> str | None:
         """The qualified project class of the object ``expr`` names, when the code says it:
-        ``self`` in a method, a module-level ``name = Cls(...)``, or ``<object>.attr`` where a
+        ``self`` in a method, a module-level ``name = Cls(...)`` or ``name = factory()`` of a
+        function of the run annotated ``-> Cls``, or ``<object>.attr`` where a
         method of the object's class (or a base) sets ``self.attr = Cls(...)``; else None."""
         if depth > 4:
             return None
@@ -253,7 +254,15 @@ class ExternalCalls(InterpreterState):
                 callee = dotted_name(value.func)
                 if callee in self.mod.classes:
                     return f"{self.mod.module_name}.{callee}"
-                return self.mod.imports.qualify(value.func)
+                qn = self.mod.imports.qualify(value.func)
+                factory = self.mod.functions.get(callee) if callee else None
+                maker = (self.mod, factory) if factory is not None else \
+                    self.a.project.find_function(qn) if qn else None
+                made = annotated_class(*maker) if maker is not None else None
+                if made is not None and self.a.project.resolve_class(made) is not None:
+                    # ``db_client = get_db_client()`` with ``def get_db_client() -> DBClient``
+                    return made
+                return qn
             return None
         if isinstance(expr, cst.Attribute):
             owner = self._chain_class(expr.value, depth + 1)
@@ -634,7 +643,7 @@ class ExternalCalls(InterpreterState):
             isinstance(t, Param) and t.site is None and t.name == url.value for t in self.env.get(url.value, EMPTY)) \
             else None  # (the caller's URL decides: ``_from_helper``)
         return frozenset({Marker("http_response", site, sql_bound=self.request_bound(node), whole=one, fixed=fixed,
-                                 url_param=url_param)})
+                                 url_param=url_param, posted=request_method(node) == "post")})
 
     def identifier_request(self, node: cst.Call) -> tuple[str, ...] | None:
         """Whether a request is a ``GET`` that names the records it wants by identifiers the caller
@@ -789,25 +798,49 @@ def writes_by_name(name: str) -> bool:
 
 def http_write(node: cst.Call, caller: str = "") -> bool:
     """Whether an HTTP request call is a write: ``requests.delete(...)``, ``client.patch(...)``,
-    or ``request("DELETE", ...)`` / ``request(method="PUT", ...)`` with the method spelled out;
-    a ``POST`` too when the function sending it (``caller``) is named for a write
-    (``def add_task(...)``, ``update_label``): POST also searches, so its name decides."""
-    name = _callee_name(node)
-    # (a wrapper named for the HTTP method itself, ``def post(self, path, data)``, says nothing)
+    or ``request("DELETE", ...)`` / ``api_call(path, method="PUT")`` with the method spelled out
+    (``request_method``); a ``POST`` too when the function sending it (``caller``) is named for a
+    write (``def add_task(...)``, ``update_label``): POST also searches, so its name decides. A
+    request helper given an RPC-style method name (``_call("reactions.add")``) from a function
+    named for a write is one too (``rpc_write``)."""
     writer = writes_by_name(caller)
-    if name.lower() in HTTP_WRITES or (writer and name.lower() == "post"):
-        return True
+    method = request_method(node)
+    if method is not None:
+        return method in HTTP_WRITES or (writer and method == "post")
+    text = _request_helper_text(node)
+    return text is not None and writer and rpc_write(text)
+
+
+#: The HTTP methods (RFC 9110 §9.3), lower case.
+_HTTP_METHODS = frozenset({"get", "head", "post", "put", "patch", "delete", "options"})
+
+
+def _request_helper_text(node: cst.Call) -> str | None:
+    """For a call of a request helper (``_request``, ``make_trello_request``, ``api_call``,
+    ``_call``, ``send``): the text of the method it is given, as ``method=`` or else its first
+    positional argument (``""`` when that is no literal); None for any other call."""
+    name = _callee_name(node)
     ws = words(name)
-    if name.lstrip("_") in ("send", "call_api") or (ws and ws[-1] in ("request", "call", "rpc", "invoke")):
-        # a request helper: ``_request``, ``make_trello_request``, ``api_call``, ``_call``
-        for a in node.args:
-            if a.keyword is None or a.keyword.value == "method":
-                text = string_literal(a.value) or ""
-                verb = text.lower()
-                if verb in HTTP_WRITES or (writer and verb == "post"):
-                    return True
-                return writer and rpc_write(text)
-    return False
+    if not (name.lstrip("_") in ("send", "call_api") or (ws and ws[-1] in ("request", "call", "rpc", "invoke"))):
+        return None
+    for a in node.args:
+        if a.keyword is not None and a.keyword.value == "method":
+            return string_literal(a.value) or ""
+    positional = [string_literal(a.value) or "" for a in node.args if a.keyword is None]
+    verbs = [t for t in positional if t.lower() in _HTTP_METHODS]
+    return (verbs or positional or [""])[0]
+
+
+def request_method(node: cst.Call) -> str | None:
+    """The HTTP method (lower case) a request call sends, when the code spells it:
+    ``client.post(...)``, ``requests.delete(...)``, ``request("PUT", url)``, ``api_call(path,
+    method="POST")``; None when it cannot be read (a wrapper named for the method itself, ``def
+    post(self, path)``, is read by its name like the library's)."""
+    name = _callee_name(node).lower()
+    if name in _HTTP_METHODS:
+        return name
+    text = (_request_helper_text(node) or "").lower()
+    return text if text in _HTTP_METHODS else None
 
 
 def rpc_write(endpoint: str) -> bool:
@@ -862,11 +895,25 @@ def ack_of_write(flow: Flow, node: cst.Call, caller: str = "",
     for t in flow:
         if isinstance(t, Src) and t.code in codes:
             out.add(Marker("object", t.site, fixed=True, family=ACK_FAMILY))
+        elif isinstance(t, Marker) and t.kind == "http_response":
+            # a response the helper returns unread (``return self._http.request(method, ...)``)
+            out.add(Marker("http_ack", t.site))
         elif isinstance(t, Marker) and t.kind == "object" and t.whole and "TL108" in codes:
             out.add(replace(t, whole=False, fixed=True))
         else:
             out.add(t)
     return frozenset(out)
+
+
+def posted_through(flow: Flow, node: cst.Call) -> Flow:
+    """What a project helper returns when this call has it send a ``POST`` (``self._request(
+    "POST", path)``, ``api_call(path, method="POST")``: ``request_method``) and is no write by
+    name: its HTTP responses and bodies are marked ``posted`` (``Src.posted``), for the tool's
+    name to decide."""
+    if request_method(node) != "post":
+        return flow
+    return frozenset(replace(t, posted=True) if (isinstance(t, Marker) and t.kind == "http_response")
+                     or (isinstance(t, Src) and t.code == "TL105") else t for t in flow)
 
 
 #: First words of a function that changes or removes one thing and reports on it: its result is
@@ -997,6 +1044,29 @@ def http_body_bound(recv: Flow) -> Bound | None:
     """The page size the request that made a response asked for (``request_bound``), if any."""
     caps = [m.sql_bound for m in markers(recv, "http_response") if m.sql_bound is not None]
     return max(caps, key=Bound.rank) if caps else None
+
+
+def body_of_json(recv: Flow, site: Site) -> Flow:
+    """What ``.json()`` of the responses in ``recv`` gives: the acknowledgement of a write (its
+    fields the caller's echo), a record per identifier a request named, one resource read whole
+    (``GET /tasks/{id}``; fixed fields for an entity whose fields are fixed), else the whole body
+    (TL105), capped by the page size the request asked for (``http_body_bound``)."""
+    if markers(recv, "http_ack") and not markers(recv, "http_response"):
+        # the resource a write sent back: an acknowledgement, its fields the caller's echo
+        return frozenset({Marker("object", site, fixed=True, family=ACK_FAMILY)})
+    responses = markers(recv, "http_response")
+    if responses and all(m.family == ID_RECORDS_FAMILY for m in responses):
+        # ``httpx.get(url, params={"ids": ids}).json()``: a record per identifier named
+        return frozenset({Marker("object", site, http_body_bound(recv), whole=True, rule="TL105",
+                                 family=ID_RECORDS_FAMILY,
+                                 keys=tuple(sorted({k for m in responses for k in m.keys})))})
+    if responses and all(m.whole for m in responses):
+        # ``client.get(f"{base}/tasks/{task_id}").json()``: one resource (``record_path``),
+        # read whole unless its entity has fixed fields (``GET /datasources/{id}``)
+        fixed = all(m.fixed for m in responses)
+        return frozenset({Marker("object", site, whole=not fixed, fixed=fixed, rule="TL105")})
+    return frozenset({Src("TL105", site, "HTTP response .json()", http_body_bound(recv),
+                          posted=bool(responses) and all(m.posted for m in responses))})
 
 
 def drained(handles: Iterable[Marker], site: Site, how: str, objects: bool = False) -> Flow:

@@ -115,10 +115,12 @@ def analyse_tool(analyzer: Analyzer, tool: ToolDef) -> ToolFacts:
             checked.setdefault(s, check)
     facts.estimates = summary.runtime_fit or any(c.tokens for c in summary.checks)
     seen: set = set()
+    # (a tool named for a write gets back the entity a POST created: ``Src.posted``)
+    writer = writes_by_name(tool.name) or writes_by_name(tool.func.name.value)
     for ret_site, flow in summary.returns:
         # (a collection the platform's configuration sizes is no data: ``Bound.configured``)
         srcs = [s for s in sources(flow) + whole_record_sources(flow)
-                if s.bound is None or not s.bound.configured]
+                if (s.bound is None or not s.bound.configured) and not (s.posted and writer)]
         if srcs:
             facts.data_returns.append(ret_site)
         for src in srcs:

@@ -17,12 +17,14 @@ import libcst as cst
 
 from tokenlint.analysis import catalogue as cat
 from tokenlint.analysis.external import (ID_RECORDS_FAMILY, SIZE_UNKNOWN, _query_string_pairs, ack_of_write, drained,
+                                         body_of_json, posted_through,
                                          part_of, record_of_get, url_resource, whole_record_sources)
 from tokenlint.analysis.shapes import configuration_collection, words
 from tokenlint.analysis.state import InterpreterState, SqlBound
-from tokenlint.analysis.taints import (EMPTY, Bound, Flow, Marker, Measure, Param, Src, Taint, apply_bound, markers,
+from tokenlint.analysis.taints import (EMPTY, Bound, Flow, Marker, Measure, Param, Site, Src, Taint, apply_bound, markers,
                                       params, scalar_of, union)
-from tokenlint.analysis.values import MAX_HELPER_DEPTH, body_of, chain_root, defs_in, empty_collection, is_stdlib
+from tokenlint.analysis.values import (MAX_HELPER_DEPTH, annotated_class, annotation_class, body_of, chain_root,
+                                       defs_in, empty_collection, is_stdlib)
 from tokenlint.source.functions import gathering_parameters
 from tokenlint.source.imports import dotted_name
 from tokenlint.source.walk import code_children, walk
@@ -123,9 +125,18 @@ class FollowedCalls(InterpreterState):
         check measuring only parameters in ``per_element`` (given one element of a collection)
         caps that element, not the collection, and is dropped."""
         passed: Flow | list[Param]  # (what the call passes: the flows measured, the budget's parameters)
+        leaving = _leaving_sites(summary) if arg_flows is not None else None
         for check in summary.checks:
             if check.measured_params and check.measured_params <= per_element:
                 continue
+            if leaving is not None and check.measured and not check.measured_params:
+                # a check of data the helper keeps to itself (``if len(batch) < 50: break`` while
+                # it pages labels into a lookup table) caps nothing this call gives back, and must
+                # not cap other data read at the same place (another request through the same
+                # ``client.get``)
+                if not check.measured & leaving:
+                    continue
+                check = replace(check, measured=check.measured & leaving)
             if check.measured_params and arg_flows is not None:
                 # ``def fit(text, max_chars): if len(text) > max_chars`` measures what is passed
                 passed = union(*(arg_flows.get(n, EMPTY) for n in check.measured_params))
@@ -223,8 +234,8 @@ class FollowedCalls(InterpreterState):
                                               self.string_value),
                                  node, self.string_value)
                 for k, f in entries.items()}
-        out = ack_of_write(self._from_helper(summary.returned(), node, fn, arg_flows), node, self.action_name,
-                           self.string_value)
+        out = posted_through(ack_of_write(self._from_helper(summary.returned(), node, fn, arg_flows), node,
+                                          self.action_name, self.string_value), node)
         out = record_of_get(self.records_of_identifiers(out, node), node, self.string_value)
         if configuration_collection(fn.name.value) and (
                 any(isinstance(t, Src) for t in out) or whole_record_sources(out)):
@@ -235,6 +246,10 @@ class FollowedCalls(InterpreterState):
         page = self.cursor_bound(node)
         if page is not None:  # ``api.get_tasks(cursor=cursor)``: one page of the API's own size
             out = frozenset(t.with_bound(page) if isinstance(t, Src) else t for t in out)
+        if _returns_number(fn):
+            # ``def expunge_tag(self, guid) -> int: return self.store.expungeTag(guid)``: the
+            # helper declares a number (a count, an update sequence, a flag), whatever it calls
+            return scalar_of(out)
         handle, run_class = self._annotated_classes(module, fn)
         if run_class is not None and not any(isinstance(t, Src) for t in out):
             # ``def _get_client(ctx) -> GitLabClient``: an object of that class of the run (its
@@ -274,7 +289,7 @@ class FollowedCalls(InterpreterState):
         (``-> Collection``, ``-> Optional[redis.Redis]``, ``-> MongoClient | None``), or a class
         the run defines (``def _get_client(ctx) -> GitLabClient``: its own methods are followed).
         A name of the run that is no class gives neither."""
-        qn = _annotated_class(module, fn)
+        qn = annotated_class(module, fn)
         if qn is None or is_stdlib(qn):
             return None, None
         if self.a.project.resolve_class(qn) is not None:
@@ -330,6 +345,14 @@ class FollowedCalls(InterpreterState):
                     out |= drained(markers(passed), self.a.site(self.mod, node), f"{fn.name.value}()")
             elif isinstance(t, Marker) and t.family == ID_RECORDS_FAMILY and t.keys:
                 out.add(self._identifiers_passed(t, node, fn, arg_flows))
+            elif isinstance(t, Src) and t.bound is not None and t.bound.response_param:
+                # the helper read the body of the response it was given (``self._handle(response)``):
+                # what that body is, this call's response decides
+                passed = arg_flows.get(t.bound.response_param, EMPTY)
+                if markers(passed, "http_response") or markers(passed, "http_ack"):
+                    out |= body_of_json(passed, t.site)
+                else:
+                    out.add(replace(t, bound=None))
             elif isinstance(t, Src) and t.bound is not None and t.bound.sql_param:
                 # the helper ran the SQL it was given: the bound is the one of the text passed
                 arg = arg_node(node, fn, t.bound.sql_param)
@@ -685,28 +708,28 @@ def find_instance_collections(mod: ParsedModule, class_name: str) -> frozenset[s
     return frozenset(names)
 
 
-def _annotated_class(module: ParsedModule, fn: cst.FunctionDef) -> str | None:
-    """The qualified CapWords class a function's return annotation names, ``Optional[...]`` and
-    ``... | None`` unwrapped (``-> Collection``, ``-> Optional[redis.Redis]``), or None. A class
-    of the module itself is qualified by the module's name."""
-    return annotation_class(module, fn.returns.annotation) if fn.returns is not None else None
+def _leaving_sites(summary: Summary) -> frozenset[Site]:
+    """The sites of the data a helper gives its caller: what it returns (or yields), puts into
+    the collections it was passed, stores on ``self`` or on a global (``Summary``)."""
+    flows = [summary.returned(), summary.stored, *summary.filled.values(), *summary.stored_attrs.values(),
+             *summary.globals_written.values()]
+    return frozenset(t.site for f in flows for t in f if isinstance(t, (Src, Marker)))
 
 
-def annotation_class(module: ParsedModule, ann: cst.BaseExpression) -> str | None:
-    """The qualified CapWords class an annotation names (``Collection``, ``Optional[redis.Redis]``,
-    ``ProxmoxClient | None``, a private ``_State``), or None; a class of ``module`` itself is
-    qualified by its name."""
+#: Return annotations of a number or a flag (``Optional[...]`` and ``... | None`` unwrapped).
+_NUMBER_ANNOTATIONS = frozenset({"int", "float", "bool", "complex", "None"})
+
+
+def _returns_number(fn: cst.FunctionDef) -> bool:
+    """Whether ``fn`` is annotated to return a number or a flag (``-> int``, ``-> bool``,
+    ``-> Optional[int]``, ``-> float | None``)."""
+    ann = fn.returns.annotation if fn.returns is not None else None
     if isinstance(ann, cst.Subscript) and dotted_name(ann.value) in ("Optional", "typing.Optional") \
             and len(ann.slice) == 1 and isinstance(ann.slice[0].slice, cst.Index):
         ann = ann.slice[0].slice.value
-    if isinstance(ann, cst.BinaryOperation) and isinstance(ann.operator, cst.BitOr):
-        sides = [x for x in (ann.left, ann.right) if dotted_name(x) != "None"]
-        ann = sides[0] if len(sides) == 1 else ann
-    if not isinstance(ann, (cst.Name, cst.Attribute)):
-        return None
-    qn = module.imports.qualify(ann)
-    if qn is None and isinstance(ann, cst.Name) and ann.value in module.classes:
-        qn = f"{module.module_name}.{ann.value}"
-    if qn is None or not qn.rsplit(".", 1)[-1].lstrip("_")[:1].isupper():
-        return None  # (a private class of the module is CapWords too: ``_State``)
-    return qn
+    names: list[str | None] = []
+    while isinstance(ann, cst.BinaryOperation) and isinstance(ann.operator, cst.BitOr):
+        names.append(dotted_name(ann.right))
+        ann = ann.left
+    names.append(dotted_name(ann) if ann is not None else None)
+    return ann is not None and all(n in _NUMBER_ANNOTATIONS for n in names) and names != ["None"]

@@ -658,6 +658,9 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         self.dict_results_of: dict[str, tuple[Flow, dict[str, Flow]]] = {}
         #: parameters given a value of the server's when unset (``_filled_default``)
         self.filled_params: set[str] = set()
+        #: A writer object → the buffer it writes into (``writer = csv.writer(out)``: what
+        #: ``writer.writerows(rows)`` writes, ``out.getvalue()`` reads).
+        self.writes_into: dict[str, str] = {}
         self._init_params()
 
     # -- parameters --------------------------------------------------------------------------
@@ -837,6 +840,11 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         elif isinstance(node, cst.AugAssign):
             flow = self.expr(node.value)
             name = dotted_name(node.target)
+            if name and name in self.strings and isinstance(node.operator, cst.AddAssign):
+                # ``sql += " ORDER BY modified DESC LIMIT ?"``: the text grows (a part that
+                # cannot be read is kept as a hole); under an ``if``, the text that may be sent
+                added = self.string_value(node.value)
+                self.strings[name] += added if added is not None else "{" + (dotted_name(node.value) or "expr") + "}"
             if name:
                 if _grows_text(node.value):
                     flow = self._per_element(flow)  # ``text += f"{r['name']}\n"`` per element
@@ -875,6 +883,9 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
             return
         self.env[name] = flow
         call = value.expression if isinstance(value, cst.Await) else value
+        buffer = _csv_buffer(self.mod, call)
+        if buffer is not None:  # ``writer = csv.writer(out)``: its rows go into ``out``
+            self.writes_into[name] = buffer
         if isinstance(call, cst.Call) and id(call) in self._dict_results:
             self.dict_results_of[name] = (flow, self._dict_results[id(call)])
         else:
@@ -1263,6 +1274,7 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         name = dotted_name(container)
         if name is None:
             return None
+        name = self.writes_into.get(name, name)
         flow = self._per_element(flow, entry)  # one entry per element of the enclosing loops
         self.env[name] = union(self.env.get(name, EMPTY), flow)
         self.dict_results_of.pop(name, None)
@@ -2806,3 +2818,18 @@ def _module_data(analyzer: Analyzer, module: ParsedModule) -> dict[str, Flow]:
         out = {name: flow for name, flow in interp.env.items()
                if "." not in name and not _object(module.constants.get(name), flow)}
     return {name: frozenset(t for t in flow if isinstance(t, Src)) for name, flow in out.items()}
+
+
+#: Standard library writers that format what they are given into a file or buffer they wrap
+#: (``csv.writer(buf)``, ``csv.DictWriter(buf, fieldnames)``).
+_BUFFER_WRITERS = frozenset({"csv.writer", "csv.DictWriter"})
+
+
+def _csv_buffer(mod: ParsedModule, call: cst.BaseExpression | None) -> str | None:
+    """The name of the file or buffer a ``csv.writer(buf)`` / ``csv.DictWriter(buf, ...)`` call
+    writes into, when it is given one by name; None for any other expression."""
+    if not isinstance(call, cst.Call) or not call.args or call.args[0].keyword is not None:
+        return None
+    if mod.imports.qualify(call.func) not in _BUFFER_WRITERS:
+        return None
+    return dotted_name(call.args[0].value)

@@ -14,7 +14,7 @@ import libcst as cst
 
 from tokenlint.analysis import catalogue as cat
 from tokenlint.analysis.constants import keyword_arg, string_literal
-from tokenlint.analysis.external import ACK_FAMILY, ID_RECORDS_FAMILY, ID_WORDS, QUERY_KEYWORDS, http_body_bound
+from tokenlint.analysis.external import ACK_FAMILY, ID_RECORDS_FAMILY, ID_WORDS, QUERY_KEYWORDS, body_of_json, http_body_bound
 from tokenlint.analysis.shapes import Shape, words
 from tokenlint.analysis.state import InterpreterState, SqlBound
 from tokenlint.analysis.taints import (EMPTY, Bound, Flow, Marker, Param, Site, Src, apply_bound, markers, params,
@@ -96,21 +96,12 @@ class LibraryCalls(InterpreterState):
         if method == "communicate":
             return frozenset({Src("TL104", site, ".communicate()")})
         if method in ("json",) and not args:
-            if markers(recv, "http_ack") and not markers(recv, "http_response"):
-                # the resource a write sent back: an acknowledgement, its fields the caller's echo
-                return frozenset({Marker("object", site, fixed=True, family=ACK_FAMILY)})
-            responses = markers(recv, "http_response")
-            if responses and all(m.family == ID_RECORDS_FAMILY for m in responses):
-                # ``httpx.get(url, params={"ids": ids}).json()``: a record per identifier named
-                return frozenset({Marker("object", site, http_body_bound(recv), whole=True, rule="TL105",
-                                         family=ID_RECORDS_FAMILY,
-                                         keys=tuple(sorted({k for m in responses for k in m.keys})))})
-            if responses and all(m.whole for m in responses):
-                # ``client.get(f"{base}/tasks/{task_id}").json()``: one resource (``record_path``),
-                # read whole unless its entity has fixed fields (``GET /datasources/{id}``)
-                fixed = all(m.fixed for m in responses)
-                return frozenset({Marker("object", site, whole=not fixed, fixed=fixed, rule="TL105")})
-            return frozenset({Src("TL105", site, "HTTP response .json()", http_body_bound(recv))})
+            if self.helper and not markers(recv) and (
+                    held := sorted(t.name for t in recv if isinstance(t, Param) and t.site is None)):
+                # ``def _handle(self, response): return response.json()``: the body of the
+                # response each caller passes (``FollowedCalls._from_helper``)
+                return frozenset({Src("TL105", site, "HTTP response .json()", Bound(site, response_param=held[0]))})
+            return body_of_json(recv, site)
         if method in ("text",) and markers(recv, "http_response"):
             return frozenset({Src("TL105", site, "HTTP response .text()", http_body_bound(recv))})
         if method in ("iter_lines", "iter_content", "aiter_lines", "aiter_bytes", "iter_text"):
@@ -347,3 +338,4 @@ _WIDENING = re.compile(r"\b(OR|JOIN|UNION)\b", re.IGNORECASE)
 #: Methods of database wrappers that run a query and return all of its rows.
 SQL_RUNNERS = frozenset({"execute_query", "run_query", "fetch_all", "execute_sql", "run_sql",
                          "query_df", "read_sql", "fetch_query", "select_all"})
+

@@ -62,6 +62,11 @@ class Bound:
     #: ``WHERE name IN ({names})``, ``max_results=len(ids)``): the parameter holding the list, so
     #: each caller applies the bound of the list it passes (``FollowedCalls._from_helper``).
     ids_param: str | None = None
+    #: In a helper that reads the body of a response it was given (``def _handle(response):
+    #: return response.json()``): the parameter holding the response, so each caller's response
+    #: decides what the body is (the page size its request asked for, a write's
+    #: acknowledgement, one resource: ``FollowedCalls._from_helper``).
+    response_param: str | None = None
     #: The cut takes everything when the limit is unset (``end = len(text) if n is None else
     #: min(len(text), n)``): unbounded by default unless the parameter has a default of its own.
     unset_all: bool = False
@@ -109,6 +114,10 @@ class Src:
     site: Site
     what: str
     bound: Bound | None = None
+    #: The body a ``POST`` sent back, read where nothing says whether that POST writes (a helper
+    #: not named for a write: POST also searches): a tool named for a write gets the entity it
+    #: created (labelling rule 6: an echo), any other tool the data (``facts.analyse_tool``).
+    posted: bool = False
 
     def with_bound(self, bound: Bound) -> Src:
         """This source capped by ``bound``, unless the bound it already has ranks as high or higher
@@ -153,6 +162,8 @@ class Marker:
     #: response they come from: the helper's parameters that held those identifiers, for each
     #: caller to show they are its own (``FollowedCalls._from_helper``); empty once they are.
     keys: tuple[str, ...] = ()
+    #: For ``http_response``: the request was a ``POST`` (``Src.posted``).
+    posted: bool = False
 
 
 @dataclass(frozen=True)

@@ -7,13 +7,16 @@ from __future__ import annotations
 import builtins
 import re
 import sys
-from typing import Iterator, Sequence
+from typing import TYPE_CHECKING, Iterator, Sequence
 
 import libcst as cst
 
 from tokenlint.analysis.taints import Flow, Marker, Site, Src, Taint
 from tokenlint.source.imports import dotted_name
 from tokenlint.source.walk import code_children
+
+if TYPE_CHECKING:
+    from tokenlint.source.project import ParsedModule
 
 MAX_HELPER_DEPTH = 4
 
@@ -25,7 +28,7 @@ RUNTIME_COLLECTION = "(filled at run time)"
 
 #: Methods that add their arguments to the receiver (``out.append(row)``).
 ACCUMULATORS = frozenset({"append", "extend", "add", "update", "insert", "write", "writelines",
-                          "appendleft", "put", "put_nowait", "setdefault"})
+                          "appendleft", "put", "put_nowait", "setdefault", "writerow", "writerows"})
 
 
 def body_of(fn: cst.FunctionDef) -> Sequence[cst.BaseStatement]:
@@ -169,3 +172,30 @@ def one_element(site: Site) -> Flow:
     field is picked from it (a ``whole`` object marker: a task's stored result is as large as the
     task made it, labelling rule 5)."""
     return frozenset({Marker("object", site, whole=True)})
+
+
+def annotated_class(module: ParsedModule, fn: cst.FunctionDef) -> str | None:
+    """The qualified CapWords class a function's return annotation names, ``Optional[...]`` and
+    ``... | None`` unwrapped (``-> Collection``, ``-> Optional[redis.Redis]``), or None. A class
+    of the module itself is qualified by the module's name."""
+    return annotation_class(module, fn.returns.annotation) if fn.returns is not None else None
+
+
+def annotation_class(module: ParsedModule, ann: cst.BaseExpression) -> str | None:
+    """The qualified CapWords class an annotation names (``Collection``, ``Optional[redis.Redis]``,
+    ``ProxmoxClient | None``, a private ``_State``), or None; a class of ``module`` itself is
+    qualified by its name."""
+    if isinstance(ann, cst.Subscript) and dotted_name(ann.value) in ("Optional", "typing.Optional") \
+            and len(ann.slice) == 1 and isinstance(ann.slice[0].slice, cst.Index):
+        ann = ann.slice[0].slice.value
+    if isinstance(ann, cst.BinaryOperation) and isinstance(ann.operator, cst.BitOr):
+        sides = [x for x in (ann.left, ann.right) if dotted_name(x) != "None"]
+        ann = sides[0] if len(sides) == 1 else ann
+    if not isinstance(ann, (cst.Name, cst.Attribute)):
+        return None
+    qn = module.imports.qualify(ann)
+    if qn is None and isinstance(ann, cst.Name) and ann.value in module.classes:
+        qn = f"{module.module_name}.{ann.value}"
+    if qn is None or not qn.rsplit(".", 1)[-1].lstrip("_")[:1].isupper():
+        return None  # (a private class of the module is CapWords too: ``_State``)
+    return qn

@@ -34,6 +34,14 @@ SERVER_CLASSES: dict[str, str] = {
     "fastmcp.FastMCP": "fastmcp",
     "fastmcp.server.FastMCP": "fastmcp",
     "fastmcp.server.server.FastMCP": "fastmcp",
+    # fastmcp 3.x tool containers a server serves (``mcp.add_provider(p)``, ``FastMCP(providers=
+    # [...])``): their ``@app.tool`` functions are tools the client sees
+    "fastmcp.FastMCPApp": "fastmcp",
+    "fastmcp.apps.FastMCPApp": "fastmcp",
+    "fastmcp.apps.app.FastMCPApp": "fastmcp",
+    "fastmcp.server.providers.LocalProvider": "fastmcp",
+    "fastmcp.server.providers.local_provider.LocalProvider": "fastmcp",
+    "fastmcp.server.providers.local_provider.local_provider.LocalProvider": "fastmcp",
     "mcp.server.lowlevel.Server": "mcp-lowlevel",
     "mcp.server.lowlevel.server.Server": "mcp-lowlevel",
     "mcp.server.Server": "mcp-lowlevel",

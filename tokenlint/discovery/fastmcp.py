@@ -87,6 +87,11 @@ def find_fastmcp_tools(mod: ParsedModule, project: Project, servers: ServerRegis
                         # a server tokenlint cannot see made (never a silent zero tools)
                         unresolved.append((mod, dec, f"`{_code(mod, target.value)}` in `@{_code(mod, target)}` "
                                            f"is made by `{maker}()`, which tokenlint cannot read"))
+                    elif server is None and unresolved is not None and mod.module_name in servers.sdk_modules:
+                        # ``@mcp.tool()`` in a module of an MCP SDK on something tokenlint cannot
+                        # trace to a server: a tool it does not check (never a silent zero tools)
+                        unresolved.append((mod, dec, f"`{_code(mod, target.value)}` in `@{_code(mod, target)}` "
+                                           "is not a server object tokenlint can trace"))
                 else:
                     server = _forwarded_server(mod, project, servers, target)
                 if server is None:

@@ -17,6 +17,7 @@ import libcst as cst
 
 from tokenlint.discovery import ToolDef
 from tokenlint.discovery.fastmcp import find_fastmcp_tools
+from tokenlint.discovery.handwritten import tools_call_dispatch
 from tokenlint.discovery.lowlevel import find_lowlevel_tools
 from tokenlint.discovery.servers import ServerRegistry
 from tokenlint.discovery.values import Values
@@ -26,7 +27,7 @@ from tokenlint.source.project import ParsedModule, Project
 def scan_servers(modules: Sequence[ParsedModule], aliases: dict[str, str]) -> ServerRegistry:
     """The servers of a group of modules, for ``discover_module``: server classes first
     (subclasses of subclasses, up to three rounds), then functions returning a server, then
-    server objects, then mounts of one
+    server objects (and names re-bound to them), then mounts of one
     server on another. ``aliases``: ``Project.aliases``."""
     servers = ServerRegistry(aliases=aliases)
     for _ in range(3):
@@ -36,6 +37,7 @@ def scan_servers(modules: Sequence[ParsedModule], aliases: dict[str, str]) -> Se
         servers.scan_factories(mod)
     for mod in modules:
         servers.scan(mod)
+    servers.resolve_aliases()
     for mod in modules:
         servers.scan_mounts(mod)
     return servers
@@ -59,6 +61,11 @@ def discover_module(mod: ParsedModule, project: Project, servers: ServerRegistry
     raw: list = []
     tools = find_fastmcp_tools(mod, project, servers, values, raw)
     tools += find_lowlevel_tools(mod, project, servers, values, raw)
+    if not tools:
+        dispatch = tools_call_dispatch(mod)
+        if dispatch is not None:
+            raw.append((mod, dispatch, 'this module answers the JSON-RPC method "tools/call" itself, with no MCP SDK; '
+                        "tokenlint cannot list the tools it dispatches to"))
     seen: set[tuple[int, str]] = set()
     unresolved = []
     for m, node, reason in raw:

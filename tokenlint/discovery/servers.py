@@ -42,6 +42,8 @@ class ServerRegistry:
     factories: dict[str, str] = field(default_factory=dict)
     #: Other names the code imports run modules by (``run.grouping.module_aliases``).
     aliases: dict[str, str] = field(default_factory=dict)
+    #: ``(name, name it is bound to)`` of plain re-bindings not yet known as servers (``scan``).
+    _aliases: list[tuple[str, str]] = field(default_factory=list)
 
     def canonical(self, qn: str) -> str:
         """``qn`` with a module alias replaced by the module's run name (``pkg.core.App`` for
@@ -123,10 +125,15 @@ class ServerRegistry:
                     fw = self.class_framework(mod, value.func) or self.factory_framework(mod, value.func)
                 if fw is None and isinstance(node, cst.AnnAssign):
                     fw = self.class_framework(mod, node.annotation.annotation)
-                if fw is None and isinstance(value, cst.Name):
-                    # ``self.app = app`` in ``def __init__(self, app: MCPServer)``: the same server
-                    # (the parameter, seen before the body, is recorded already)
-                    fw = self.objects.get(f"{mod.module_name}.{value.value}")
+                if fw is None and isinstance(value, (cst.Name, cst.Attribute)):
+                    # ``self.app = app`` in ``def __init__(self, app: MCPServer)``, or ``mcp =
+                    # self.mcp`` in a method that then decorates ``@mcp.tool()``: the same server
+                    # (the parameter, or the attribute set in ``__init__``, is recorded already)
+                    source = f"{mod.module_name}.{dotted_name(value)}"
+                    fw = self.objects.get(source)
+                    if fw is None:  # (a method above ``__init__``: ``resolve_aliases`` decides)
+                        self._aliases.extend((f"{mod.module_name}.{dn}", source)
+                                             for dn in map(dotted_name, targets) if dn)
                 for target in targets:
                     dn = dotted_name(target)
                     if dn is None:
@@ -140,6 +147,20 @@ class ServerRegistry:
                 fw = self.class_framework(mod, _unwrap_optional(node.annotation.annotation))
                 if fw:
                     self.objects[f"{mod.module_name}.{node.name.value}"] = fw
+
+    def resolve_aliases(self) -> None:
+        """Record the names bound to a server object that was bound later in its module's source
+        (``mcp = self.mcp`` in a method written above the ``__init__`` that sets ``self.mcp``),
+        after every module was scanned, through chains of such names."""
+        changed = True
+        while changed and self._aliases:
+            changed = False
+            for key, source in self._aliases:
+                fw = self.objects.get(source)
+                if fw and key not in self.objects:
+                    self.objects[key] = fw
+                    self.non_servers.discard(key)
+                    changed = True
 
     def scan_mounts(self, mod: ParsedModule) -> None:
         """Record ``parent.mount(sub, namespace=/prefix=)`` and ``import_server`` prefixes."""

@@ -6,9 +6,9 @@ A registration call names its tool with an expression: ``fn``, ``find_foo`` (rea
 such an expression may evaluate to:
 
 - ``Values.expand``: the expressions a name may hold (loop bindings, local assignments in the
-  enclosing functions, module assignments, imports across the run's modules, dict subscripts,
-  pass-through comprehensions, ``a + b`` of sequences, optionally the ``return`` values of
-  project functions called);
+  enclosing functions, tuple unpacking and ``for`` targets, module assignments, imports across
+  the run's modules, dict subscripts, pass-through comprehensions, ``a + b`` of sequences, both
+  branches of ``x if c else y``, optionally the ``return`` values of project functions called);
 - ``Values.elements``: the items a loop iterates over (list/tuple/set literals, dict keys,
   ``d.items()`` pairs, ``list()``/``sorted()``/``tuple()`` of those, results of project
   functions returning them);
@@ -32,7 +32,7 @@ from tokenlint.source.imports import dotted_name
 from tokenlint.source.project import ParsedModule, Project, star_imports
 from tokenlint.source.walk import code_children, walk
 
-MAX_DEPTH = 8
+MAX_DEPTH = 12
 MAX_ENVS = 256
 
 
@@ -120,11 +120,22 @@ class Values:
                 if isinstance(node, cst.FunctionDef) and not isinstance(holder, cst.Module):
                     table.setdefault(node.name.value, []).append(node)  # type: ignore[arg-type]
                 continue
+            if isinstance(node, cst.For):
+                # ``for tool in TOOLS: final.append(tool)``: the loop name holds an item of
+                # what the loop walks (``x[...]``: any element of ``x``, read by ``expand``)
+                for bound, position in _unpacked(node.target):
+                    item = _element_of(node.iter, None)
+                    table.setdefault(bound, []).append(_element_of(item, position) if position is not None else item)
             if isinstance(node, cst.Assign):
                 for t in node.targets:
                     dn = dotted_name(t.target)
                     if dn:
                         table.setdefault(dn, []).append(node.value)
+                    elif isinstance(t.target, (cst.Tuple, cst.List)):
+                        # ``tools, skipped = prepare(...)``: each name holds its part
+                        for bound, position in _unpacked(t.target):
+                            if position is not None:
+                                table.setdefault(bound, []).append(_element_of(node.value, position))
                     elif isinstance(t.target, cst.Subscript) and len(t.target.slice) == 1:
                         dn = dotted_name(t.target.value)
                         index = t.target.slice[0].slice
@@ -196,6 +207,21 @@ class Values:
                     if hit is not None:
                         return self.module_name(hit[0], hit[1], calls=calls, depth=depth + 1, seen=seen)
             return [v]
+        if isinstance(node, cst.Subscript) and len(node.slice) == 1 and isinstance(index := node.slice[0].slice, cst.Index) \
+                and isinstance(index.value, (cst.Ellipsis, cst.Integer)):
+            # an element of a sequence (``_element_of``): any (``x[...]``), or at a position
+            out = []
+            if isinstance(index.value, cst.Ellipsis):
+                for item in self.elements(Val(v.mod, node.value, v.scope, v.cls), env, depth + 1):
+                    out.extend(self.expand(item, {}, calls=calls, depth=depth + 1, seen=seen))
+                return out
+            position = int(index.value.value)
+            for table in self.expand(Val(v.mod, node.value, v.scope, v.cls), env, calls=True, depth=depth + 1, seen=seen):
+                if isinstance(table.node, (cst.Tuple, cst.List)) and position < len(table.node.elements) and \
+                        not any(isinstance(e, cst.StarredElement) for e in table.node.elements[:position + 1]):
+                    out.extend(self.expand(Val(table.mod, table.node.elements[position].value, table.scope, table.cls),
+                                           {}, calls=calls, depth=depth + 1, seen=seen))
+            return out or [v]
         if isinstance(node, cst.Subscript):
             out = []
             for table in self.expand(Val(v.mod, node.value, v.scope, v.cls), env, calls=calls, depth=depth + 1, seen=seen):
@@ -210,6 +236,9 @@ class Values:
             if comp.inner_for_in is None and _same_target(node.elt, comp.target):
                 return self.expand(Val(v.mod, comp.iter, v.scope, v.cls), env, calls=calls, depth=depth + 1, seen=seen)
             return [v]
+        if isinstance(node, cst.IfExp):  # ``READ if read_only else READ + WRITE``: either
+            return (self.expand(Val(v.mod, node.body, v.scope, v.cls), env, calls=calls, depth=depth + 1, seen=seen)
+                    + self.expand(Val(v.mod, node.orelse, v.scope, v.cls), env, calls=calls, depth=depth + 1, seen=seen))
         if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Add):
             return (self.expand(Val(v.mod, node.left, v.scope, v.cls), env, calls=calls, depth=depth + 1, seen=seen)
                     + self.expand(Val(v.mod, node.right, v.scope, v.cls), env, calls=calls, depth=depth + 1, seen=seen))
@@ -362,17 +391,22 @@ class Values:
             elif isinstance(node, cst.Call):
                 positional = [a for a in node.args if a.keyword is None and not a.star]
                 wrapped: list[tuple[Val, Val | None]] = []
+                # (the loop bindings in ``env`` are the registration's: a wrapper call reached in
+                # another function, ``kept.append(wrap(tool))`` in a helper, reads its own names)
+                inner = env if leaf.scope == v.scope else None
                 if positional:
-                    wrapped = self.callables(Val(leaf.mod, positional[0].value, leaf.scope, leaf.cls), env, depth + 1)
+                    wrapped = self.callables(Val(leaf.mod, positional[0].value, leaf.scope, leaf.cls), inner, depth + 1)
                 if not wrapped:
                     for arg in node.args:
                         if arg.keyword is not None and arg.keyword.value in ("fn", "func", "function", "handler"):
-                            wrapped = self.callables(Val(leaf.mod, arg.value, leaf.scope, leaf.cls), env, depth + 1)
+                            wrapped = self.callables(Val(leaf.mod, arg.value, leaf.scope, leaf.cls), inner, depth + 1)
                 if wrapped:
                     out.extend((w, call or leaf) for w, call in wrapped)
                     continue
                 for res in self.call_results(leaf, env or {}, depth=depth + 1):  # a factory
-                    if isinstance(res.node, cst.FunctionDef):
+                    if isinstance(res.node, cst.FunctionDef) and not _wraps_another(res.node):
+                        # (a ``@functools.wraps(fn)`` wrapper stands for the ``fn`` it was given,
+                        # which could not be followed here: no tool of its own)
                         out.append((res, None))
 
 
@@ -397,6 +431,36 @@ def bind(target: cst.CSTNode, item: Val, env: Env, values: Values | None = None)
             if isinstance(sub, cst.StarredElement):
                 break
             bind(el.value, Val(item.mod, sub.value, item.scope, item.cls), env, values)
+
+
+def _wraps_another(fn: cst.FunctionDef) -> bool:
+    """Whether ``fn`` is decorated ``@functools.wraps(...)`` / ``@wraps(...)``: a wrapper that
+    presents itself as the function it wraps."""
+    return any(isinstance(d.decorator, cst.Call) and (dotted_name(d.decorator.func) or "").rpartition(".")[2] == "wraps"
+               for d in fn.decorators)
+
+
+def _unpacked(target: cst.BaseExpression) -> list[tuple[str, int | None]]:
+    """The names an assignment or loop target binds, each with its position in a tuple target
+    (``a, b = ...``: ``[("a", 0), ("b", 1)]``; a plain name: ``[(name, None)]``); names after a
+    starred one, and nested targets, are left out."""
+    if isinstance(target, cst.Name):
+        return [(target.value, None)]
+    out: list[tuple[str, int | None]] = []
+    if isinstance(target, (cst.Tuple, cst.List)):
+        for i, el in enumerate(target.elements):
+            if isinstance(el, cst.StarredElement):
+                break
+            if isinstance(el.value, cst.Name):
+                out.append((el.value.value, i))
+    return out
+
+
+def _element_of(seq: cst.BaseExpression, position: int | None) -> cst.Subscript:
+    """A synthetic ``seq[position]`` (``seq[...]`` for any element), which ``Values.expand``
+    reads as the element(s) of the sequence ``seq`` evaluates to."""
+    index: cst.BaseExpression = cst.Ellipsis() if position is None else cst.Integer(str(position))
+    return cst.Subscript(seq, [cst.SubscriptElement(cst.Index(index))])
 
 
 def _growth(call: cst.Call) -> list[tuple[str, cst.BaseExpression]]:

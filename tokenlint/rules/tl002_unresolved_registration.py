@@ -13,7 +13,9 @@ class UnresolvedRegistration(Rule):
     from a plugin loader), a low-level `call_tool` handler dispatching on the tool name to
     objects that are not listed anywhere it can read, or a write into the server's tool table
     from an unknown iterable, or a server whose tools are generated at run time
-    (`FastMCP.from_openapi(spec, client)`, `FastMCP.from_fastapi(app)`). Tool discovery follows names, imports, loops over literal lists
+    (`FastMCP.from_openapi(spec, client)`, `FastMCP.from_fastapi(app)`), a `@x.tool()` decorator
+    in a module of an MCP SDK whose `x` it cannot trace to a server, or a module that answers the
+    JSON-RPC method `"tools/call"` itself with no SDK. Tool discovery follows names, imports, loops over literal lists
     and tuples, wrappers (`functools.partial`, decorator factories), bound methods, registries
     of handler objects and tool classes; this rule fires where all of that runs out.
 

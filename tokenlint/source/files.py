@@ -19,10 +19,11 @@ from tokenlint.config import Settings
 from tokenlint.source.decoding import wide_encoding
 
 #: A file can hold or register an MCP tool only if it mentions one of these (bytes, before any
-#: decoding): server classes, the registration decorators/methods, or the SDK package names.
+#: decoding): server classes, the registration decorators/methods, the SDK package names, or the
+#: JSON-RPC method a server without an SDK dispatches (``tools/call``: ``discovery.handwritten``).
 PREFILTER = re.compile(
     rb"FastMCP|MCPServer|fastmcp|mcp\.server|\.tool\b|add_tool|call_tool|on_call_tool|"
-    rb"\bmcp\b|@tool\b"
+    rb"\bmcp\b|@tool\b|tools/call"
 )
 
 

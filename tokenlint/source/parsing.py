@@ -99,13 +99,22 @@ def _first_line(stmt: ast.stmt) -> int:
     return decorators[0].lineno if decorators else stmt.lineno
 
 
+#: The JSON-RPC method of a tool call (MCP specification, "Calling Tools").
+TOOLS_CALL = "tools/call"
+
+
 def code_mentions_tools(tree: ast.Module) -> bool:
     """Whether a module's code (not its strings or comments) uses a word of the prefilter:
     an identifier containing ``FastMCP``, ``MCPServer``, ``fastmcp``, ``add_tool`` or
     ``call_tool``; the name ``mcp`` (also as a part of a dotted import); an attribute ``.tool``,
-    ``.mount`` or ``.import_server``; a decorator named ``tool``."""
+    ``.mount`` or ``.import_server``; a decorator named ``tool``; or the string ``"tools/call"``
+    (a server may answer that JSON-RPC method itself: ``discovery.handwritten``)."""
     for node in ast.walk(tree):
         kind = type(node)
+        if kind is ast.Constant:
+            if node.value == TOOLS_CALL:  # type: ignore[attr-defined]
+                return True
+            continue
         if kind is ast.Name:
             words: tuple[str, ...] = (node.id,)  # type: ignore[attr-defined]
         elif kind is ast.Attribute:
