@@ -166,6 +166,28 @@ def outer_statement(sql: str) -> str:
     return "".join(out)
 
 
+_SELECT_LIST = re.compile(r"^\s*SELECT\s+(?:DISTINCT\s+)?(?P<cols>.+?)\s+FROM\b", re.I | re.S)
+
+
+def selected_columns(sql: str) -> tuple[str, ...]:
+    """The names of the columns a plain ``SELECT a, t.b, c AS d FROM ...`` returns, in order (an
+    alias names its column); ``()`` when they cannot be read (``SELECT *``, an expression without
+    an alias, a hole of an f-string, no ``SELECT ... FROM``)."""
+    m = _SELECT_LIST.match(outer_statement(sql))
+    if m is None:
+        return ()
+    out = []
+    for part in m.group("cols").split(","):
+        words = part.split()
+        if not words:
+            return ()
+        name = words[-1].rsplit(".", 1)[-1].strip('"`[]')
+        if not re.fullmatch(r"[A-Za-z_]\w*", name):
+            return ()
+        out.append(name)
+    return tuple(out)
+
+
 SQL_SELECT = re.compile(r"\b(SELECT|PRAGMA|SHOW|DESCRIBE|EXPLAIN|WITH)\b|\bMATCH\b[\s\S]*\bRETURN\b", re.I)
 #: A statement that writes and returns a counter, not rows (no ``RETURNING``).
 SQL_WRITE = re.compile(r"^\s*(INSERT|UPDATE|DELETE|CREATE|DROP|ALTER|TRUNCATE|MERGE|GRANT|REVOKE|SET|USE)\b(?![\s\S]*\bRETURNING\b)", re.I)

@@ -169,7 +169,7 @@ class Constants(InterpreterState):
                 # ``"\n".join(query_lines)``: the pieces, unknown ones kept as holes
                 sep, items = self.string_value(node.func.value), self.string_items_of(node.args[0].value)
                 return sep.join(items) if sep is not None and items is not None else None
-            if method in _SAME_TEXT_METHODS and isinstance(node.func, cst.Attribute):
+            if method in SAME_TEXT_METHODS and isinstance(node.func, cst.Attribute):
                 return self.string_value(node.func.value)  # ``query.encode("utf-8")``, ``sql.strip()``
             if node.args:
                 return self.string_value(node.args[0].value)
@@ -198,7 +198,7 @@ class Constants(InterpreterState):
 
 #: ``str``/``bytes`` methods whose result holds the same words as the receiver (a query's row
 #: cap survives ``query.strip().encode("utf-8")``).
-_SAME_TEXT_METHODS = frozenset({"encode", "decode", "strip", "lstrip", "rstrip", "lower", "upper",
+SAME_TEXT_METHODS = frozenset({"encode", "decode", "strip", "lstrip", "rstrip", "lower", "upper",
                                 "casefold", "format", "format_map", "expandtabs"})
 
 

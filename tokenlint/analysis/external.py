@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Callable, Iterable, cast
 import libcst as cst
 
 from tokenlint.analysis import catalogue as cat
-from tokenlint.analysis.constants import module_constant, string_literal
+from tokenlint.analysis.constants import SAME_TEXT_METHODS, module_constant, string_literal
 from tokenlint.analysis.shapes import (COLLECTION_VERBS, TEXT_NOUNS, WRITE_VERBS, Shape, call_shape, is_plural,
                                        configuration_collection, configuration_object,
                                        open_field, words)
@@ -90,6 +90,12 @@ class ExternalCalls(InterpreterState):
                 return frozenset({Marker("object", site, family=config)})
             if objects and method in _STR_ONLY_METHODS and all(m.fixed for m in objects):
                 return None  # ``rec["arn"].split(":")``: a field's value, cut or cased by str
+            if objects and method in SAME_TEXT_METHODS | {"split", "rsplit", "splitlines"} and \
+                    all(m.whole for m in objects):
+                # ``base64.b64encode(blob).decode()``: the same value as text, as large as it was
+                # (``.splitlines()``: in pieces, as many as it holds)
+                self._args_flow(node)
+                return recv
             if objects:
                 family = objects[0].family
             elif any(isinstance(t, (Src, Measure)) for t in recv):

@@ -581,6 +581,8 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         #: their texts, unknown pieces as ``{expr}`` (``Constants.string_items_of``).
         self.string_items: dict[str, list[str]] = {}
         self.sql_of: dict[str, SqlBound] = {}
+        #: a cursor name -> the columns of the ``SELECT`` it executed (``cur.execute(sql)``)
+        self.columns_of: dict[str, tuple[str, ...]] = {}
         self.param_defaults: dict[str, Param] = {}
         self.disabled_params: set[str] = set()
         #: Switches of the server's configuration a nested tool reads, off by default
@@ -1643,6 +1645,11 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
                     _pieces_value(node.value) or (isinstance(node.value, cst.Name) and node.value.value in self.pieces)):
                 # ``arn.split(":")[3]``: a piece of the value split, as large as a field of it
                 return frozenset(part_of(t) for t in base if not isinstance(t, Marker) or t.kind == "object")
+            columns = next((t.columns for t in base if isinstance(t, Marker) and t.kind == "object" and t.columns), ())
+            if isinstance(key, cst.Integer) and columns and int(key.value) < len(columns):
+                # ``row[2]`` of one row whose ``SELECT`` names its columns: the column ``body``
+                keep = field_keeper(columns[int(key.value)], base)
+                return frozenset(keep(t) for t in base if not isinstance(t, Marker) or t.kind == "object")
             if isinstance(key, cst.Integer) and isinstance(node.value, cst.Name) and \
                     node.value.value in self.built_records:
                 # ``matches[0]`` of records this function built with fixed keys: one of them

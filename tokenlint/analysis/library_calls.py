@@ -15,7 +15,7 @@ import libcst as cst
 from tokenlint.analysis import catalogue as cat
 from tokenlint.analysis.constants import keyword_arg, string_literal
 from tokenlint.analysis.external import ACK_FAMILY, ID_RECORDS_FAMILY, ID_WORDS, QUERY_KEYWORDS, body_of_json, http_body_bound
-from tokenlint.analysis.shapes import Shape, words
+from tokenlint.analysis.shapes import Shape, document_column, words
 from tokenlint.analysis.state import InterpreterState, SqlBound
 from tokenlint.analysis.taints import (EMPTY, Bound, Flow, Marker, Param, Site, Src, apply_bound, markers, params,
                                        scalar_of, sources, union)
@@ -151,6 +151,15 @@ class LibraryCalls(InterpreterState):
             self._args_flow(node)
             self.row_reads.add(site)  # (no "while loop that collects every page" besides)
             return frozenset({Src("TL101", site, f".{method}() in a while loop", rows)})
+        if method in ("fetchone", "fetchrow"):
+            columns = next((c.columns for c in markers(recv, "cursor") if c.columns), ()) or \
+                self.columns_of.get(recv_name or "", ())  # (``cur = conn.cursor(); cur.execute(sql)``)
+            if any(document_column(c) for c in columns):
+                # ``SELECT id, title, body FROM notes WHERE id = ?`` then ``fetchone()``: one row
+                # whose ``body`` is a whole document (labelling rule 5: a single object whose
+                # contents are open-ended); its other columns are fixed fields
+                self._args_flow(node)
+                return frozenset({Marker("object", site, whole=True, columns=columns)})
         if method == "fetchmany":
             bound = self.bound_from(args[0].value, node) if args else Bound(site, fixed=1)
             return frozenset({Src("TL101", site, ".fetchmany()", bound)})
@@ -161,11 +170,14 @@ class LibraryCalls(InterpreterState):
             argflow = self._args_flow(node)
             stmt_q = markers(argflow, "query")
             bound = stmt_q[0].sql_bound if stmt_q else self.sql_bound(sql_node, argflow, site)
+            text = self.string_value(sql_node)
+            columns = cat.selected_columns(text) if text is not None else ()
             if recv_name:
                 self.sql_of[recv_name] = bound
+                self.columns_of[recv_name] = columns
             if bound == "aggregate":
                 return EMPTY
-            return frozenset({Marker("cursor", site, bound)})
+            return frozenset({Marker("cursor", site, bound, columns=columns)})
         if method in ("fetch",) and args:
             text = self.string_value(args[0].value)
             if text is not None and cat.looks_like_sql(text):

@@ -131,7 +131,24 @@ OPEN_FIELDS = frozenset({
     "value", "values", "item", "items", "record", "records", "entry", "entries", "hits", "rows",
     "documents", "docs", "messages", "files", "objects", "nodes", "children", "events", "lines",
     "pages", "mappings", "properties", "columns", "attachment", "attachments", "article", "description",
+    "spans", "frames",  # a trace's spans (OpenTelemetry, Jaeger, Zipkin), a stack trace's frames
 })
+
+
+#: Column names that hold a whole document in one row (``SELECT id, title, body FROM notes``): a
+#: note's or page's text, a file's source, a log. Narrower than ``OPEN_FIELDS``: a record's
+#: ``description`` or ``summary`` is free text, but one record (labelling rule 5).
+DOCUMENT_FIELDS = frozenset({
+    "body", "content", "contents", "text", "document", "markdown", "html", "source", "code", "blob",
+    "transcript", "log", "logs", "output", "diff", "patch", "raw", "xml", "json", "yaml", "csv", "payload",
+})
+
+
+def document_column(name: str) -> bool:
+    """Whether a column name (``body``, ``page_content``, ``ZTEXT`` is not one) holds a whole
+    document (``DOCUMENT_FIELDS``, by its last word)."""
+    ws = words(name)
+    return bool(ws) and ws[-1] in DOCUMENT_FIELDS
 
 
 def open_field(key: str) -> bool:

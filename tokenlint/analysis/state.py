@@ -46,6 +46,7 @@ class InterpreterState:
         string_nodes: dict[str, cst.BaseExpression]
         string_items: dict[str, list[str]]
         sql_of: dict[str, SqlBound]
+        columns_of: dict[str, tuple[str, ...]]
         param_defaults: dict[str, Param]
         filled_params: set[str]
         switches_on: dict[str, EntryLiteral]

@@ -164,6 +164,9 @@ class Marker:
     keys: tuple[str, ...] = ()
     #: For ``http_response``: the request was a ``POST`` (``Src.posted``).
     posted: bool = False
+    #: For a ``cursor`` and the one row fetched from it (an ``object``): the columns its
+    #: ``SELECT`` names, in order (``catalogue.selected_columns``), so ``row[2]`` is ``body``.
+    columns: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
