@@ -470,6 +470,17 @@ class ExternalCalls(InterpreterState):
                 return Bound(self.a.site(self.mod, node), upstream=True)
         return None
 
+    def _passed_dict(self, given: cst.Name) -> str | None:
+        """The helper parameter whose dict the local or parameter ``given`` is, or a copy of
+        (``params``, or ``merged`` built from ``params`` and a ``**kwargs`` gatherer): the one
+        parameter (not a ``**kwargs``) the caller fills it from; None when it is none or two."""
+        held = {t.name for t in self.env.get(given.value, EMPTY) if isinstance(t, Param) and t.site is None}
+        if given.value in held:
+            return given.value
+        named = {p.name.value for p in parameters(self.fn)} if isinstance(self.fn, cst.FunctionDef) else set()
+        held &= named
+        return held.pop() if len(held) == 1 else None
+
     def request_bound(self, node: cst.Call) -> Bound | None:
         """The page size an HTTP request asks for, as a cap on the response it returns: a
         limit-like key (``limit``, ``per_page``, ``pageSize``, ``max_results``…) of the query
@@ -486,14 +497,14 @@ class ExternalCalls(InterpreterState):
             if a.keyword is not None and a.keyword.value in ("params", "json", "data", "content"):
                 pairs = self._dict_pairs(a.value)
                 given = _or_empty(a.value)
-                if self.helper and given is not None and self.pairs_bound(pairs, node) is None and any(
-                        isinstance(t, Param) and t.site is None and t.name == given.value
-                        for t in self.env.get(given.value, EMPTY)):
+                held = self._passed_dict(given) if self.helper and given is not None else None
+                if held is not None and self.pairs_bound(pairs, node) is None:
                     # ``def _get(path, params): httpx.get(url, params=params)``: the page size
                     # is in the dict each caller passes (``_from_helper`` reads it there), also
                     # when the helper fills in keys of its own (``if params is None: params = {}``,
-                    # ``params["api-version"] = v``)
-                    return Bound(self.a.site(self.mod, node), sql_param=given.value)
+                    # ``params["api-version"] = v``) or copies it (``merged = {**(params or {}),
+                    # **extra}``, then drops the None values)
+                    return Bound(self.a.site(self.mod, node), sql_param=held)
                 q = self._query_text_bound(a.value, pairs, node)
                 if q is not None and (best is None or q.rank() > best.rank()):
                     best = q

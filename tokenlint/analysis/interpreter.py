@@ -171,6 +171,7 @@ class Analyzer:
         self._configured: dict[tuple[str, str], bool] = {}
         self._module_data: dict[str, dict[str, Flow]] = {}
         self._globals: dict[str, frozenset[str]] = {}
+        self._implementations: dict[tuple[str, str], list[tuple[ParsedModule, cst.FunctionDef]]] = {}
         self._writers: dict[str, dict[str, list[cst.FunctionDef]]] = {}
         self._module_globals: dict[str, frozenset[str]] = {}
 
@@ -441,6 +442,56 @@ class Analyzer:
             if found is not None:
                 return found
         return None
+
+    def implementations(self, family: str, method: str) -> list[tuple[ParsedModule, cst.FunctionDef]]:
+        """The ``(module, def)`` of ``method`` in each subclass of the run's class ``family`` that
+        implements it where ``family`` declares it only as a stub (an abstract method, a
+        protocol's ``...``): the classes chosen at run time behind an abstract base (an adapter
+        per API version). Subclasses are looked for in the modules of ``family``'s top-level
+        package that spell its name (direct subclasses and theirs, 3 levels); at most 4 are
+        followed. ``[]`` when the method is not a stub of ``family`` or nothing implements it."""
+        key = (family, method)
+        hit = self._implementations.get(key)
+        if hit is not None:
+            return hit
+        out: list[tuple[ParsedModule, cst.FunctionDef]] = []
+        self._implementations[key] = out  # (recursion guard)
+        base = self.project.resolve_class(family)
+        stub = self.project.find_function(f"{family}.{method}")
+        if base is None or stub is None or not is_stub(stub[1]):
+            return out
+        qualified = {f"{base[0].module_name}.{base[1]}"}
+        package = base[0].module_name.split(".")[0]
+        names = {base[1]}
+        for _ in range(3):
+            found = False
+            for module_name in sorted(set(self.project.module_files) | set(self.project.parsed)):
+                if module_name.split(".")[0] != package or \
+                        not any(self.project.mentions(module_name, n) for n in names):
+                    continue
+                mod = self.project.get(module_name)
+                if mod is None:
+                    continue
+                for cname, cdef in mod.classes.items():
+                    qn = f"{mod.module_name}.{cname}"
+                    if qn in qualified:
+                        continue
+                    for b in cdef.bases:
+                        node = b.value.value if isinstance(b.value, cst.Subscript) else b.value
+                        bq = f"{mod.module_name}.{dotted_name(node)}" if dotted_name(node) in mod.classes \
+                            else mod.imports.qualify(node)
+                        target = self.project.resolve_class(bq) if bq else None
+                        if target is not None and f"{target[0].module_name}.{target[1]}" in qualified:
+                            qualified.add(qn)
+                            names.add(cname)
+                            found = True
+                            impl = mod.functions.get(f"{cname}.{method}")
+                            if impl is not None and not is_stub(impl) and len(out) < 4:
+                                out.append((mod, impl))
+                            break
+            if not found:
+                break
+        return out
 
     def family_method(self, family: str, method: str) -> tuple[ParsedModule, cst.FunctionDef] | None:
         """``(module, def)`` of ``method`` on an object of the run's class ``family`` (a qualified
@@ -2056,6 +2107,12 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
                 helper = self.a.family_method(family, method)
                 if helper is not None:
                     break
+            if helper is None and families:
+                # ``adapter.get_dag_stats()`` on an abstract base (``def _get_adapter() ->
+                # AirflowAdapter``): what any subclass of the run that implements it returns
+                impls = [h for f in families for h in self.a.implementations(f, method)]
+                if impls:
+                    return union(*(self.call_helper(node, *h) for h in impls))
             if helper is None and families and method in SERIALIZERS and \
                     all(self.a.project.resolve_class(f) for f in families):
                 # a serializer a class of the run inherits from a library base (pydantic's
