@@ -485,18 +485,27 @@ class ExternalCalls(InterpreterState):
         """The page size an HTTP request asks for, as a cap on the response it returns: a
         limit-like key (``limit``, ``per_page``, ``pageSize``, ``max_results``…) of the query
         parameters or body given as ``params=`` / ``json=`` / ``data=`` (a dict literal or a local
-        dict, also built key by key), or of the URL's query string (``f"...?limit={n}"``); None
+        dict, also built key by key; also as entries of a ``**kwargs`` dict the request is given),
+        or of the URL's query string (``f"...?limit={n}"``); None
         when the request names no page size. The same cap an SDK call's limit keyword gives
         (``_argument_bound``): the API returns at most that many items. A page cursor the caller
         gave, in the URL's query string or the request's arguments (``cursor_bound``), makes the
         response one page of the API's own size."""
         best: Bound | None = None
+        passed: list[str] = []  # (the helper's parameters whose dict the request sends)
+        arguments: list[tuple[str | None, cst.BaseExpression]] = []
         for a in node.args:
+            if a.star == "**" and isinstance(a.value, cst.Name):
+                # ``kwargs["json"] = json_body; client.request(method, url, **kwargs)``
+                arguments += [(k, v) for k, v in self.dict_entries.get(a.value.value, []) if k is not None]
+            elif not a.star:
+                arguments.append((a.keyword.value if a.keyword is not None else None, a.value))
+        for keyword, value in arguments:
             pairs: list[tuple[str | None, cst.BaseExpression]] = []
             url_cursor = False
-            if a.keyword is not None and a.keyword.value in ("params", "json", "data", "content"):
-                pairs = self._dict_pairs(a.value)
-                given = _or_empty(a.value)
+            if keyword in ("params", "json", "data", "content"):
+                pairs = self._dict_pairs(value)
+                given = _or_empty(value)
                 held = self._passed_dict(given) if self.helper and given is not None else None
                 if held is not None and self.pairs_bound(pairs, node) is None:
                     # ``def _get(path, params): httpx.get(url, params=params)``: the page size
@@ -504,12 +513,13 @@ class ExternalCalls(InterpreterState):
                     # when the helper fills in keys of its own (``if params is None: params = {}``,
                     # ``params["api-version"] = v``) or copies it (``merged = {**(params or {}),
                     # **extra}``, then drops the None values)
-                    return Bound(self.a.site(self.mod, node), sql_param=held)
-                q = self._query_text_bound(a.value, pairs, node)
+                    passed.append(held)
+                    continue
+                q = self._query_text_bound(value, pairs, node)
                 if q is not None and (best is None or q.rank() > best.rank()):
                     best = q
-            elif a.keyword is None or a.keyword.value == "url":
-                pairs = _query_string_pairs(self.url_parts(a.value))
+            elif keyword is None or keyword == "url":
+                pairs = _query_string_pairs(self.url_parts(value))
                 # ``f"{base}/tasks?cursor={cursor}"``: one page of the API's own size
                 url_cursor = any(k is not None and k.replace("_", "").lower() in _CURSOR_KEYWORDS
                                  and params(self.expr(v)) for k, v in pairs)
@@ -518,6 +528,8 @@ class ExternalCalls(InterpreterState):
                 best = b
             if url_cursor and (best is None or best.rank() < 3):
                 best = Bound(self.a.site(self.mod, node), upstream=True)
+        if passed:  # (several: whichever the caller gives, ``json_body=`` or ``data=``)
+            return Bound(self.a.site(self.mod, node), sql_param=",".join(dict.fromkeys(passed)))
         page = self.cursor_bound(node)
         if page is not None and (best is None or page.rank() > best.rank()):
             best = page

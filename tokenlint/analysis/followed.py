@@ -355,7 +355,7 @@ class FollowedCalls(InterpreterState):
                     out.add(replace(t, bound=None))
             elif isinstance(t, Src) and t.bound is not None and t.bound.sql_param:
                 # the helper ran the SQL it was given: the bound is the one of the text passed
-                arg = arg_node(node, fn, t.bound.sql_param)
+                arg = arg_node(node, fn, given_parameter(node, fn, t.bound.sql_param))
                 bound = self._given_bound(t.bound, node, fn, arg_flows)
                 if bound == "aggregate":
                     continue
@@ -462,14 +462,15 @@ class FollowedCalls(InterpreterState):
         passed as a dict (``_get(path, {"limit": n})``), else the row cap of the SQL text passed
         (``"aggregate"`` for a count or a write); None when what is passed names no cap."""
         assert bound.sql_param is not None  # (callers pass a bound naming the parameter)
-        arg = arg_node(node, fn, bound.sql_param)
+        name = given_parameter(node, fn, bound.sql_param)
+        arg = arg_node(node, fn, name)
         pairs = self._dict_pairs(arg) if arg is not None else []
         if pairs:  # a request's parameters the helper sends (``_get(path, {"limit": n})``)
             return self.pairs_bound(pairs, node)
         query = _query_string_pairs(self.url_parts(arg)) if arg is not None else []
         if query:  # the URL of a request the helper sends (``_get(client, f"{api}?limit={n}")``)
             return self.pairs_bound(query, node)
-        return self.sql_bound(arg, arg_flows.get(bound.sql_param, EMPTY), bound.site) if arg is not None else None
+        return self.sql_bound(arg, arg_flows.get(name, EMPTY), bound.site) if arg is not None else None
 
     def _identifiers_passed(self, m: Marker, node: cst.Call, fn: cst.FunctionDef, arg_flows: dict[str, Flow]) -> Taint:
         """The records a helper's request named by the identifiers its parameters held
@@ -625,6 +626,13 @@ def _clamped(p: Param, clamp: int) -> Param:
     """``p`` with the maximum ``clamp`` enforced on it too (``_tighter``)."""
     tighter = _tighter(p.clamp, clamp)
     return p if tighter == p.clamp else replace(p, clamp=tighter)
+
+
+def given_parameter(call: cst.Call, fn: cst.FunctionDef, names: str) -> str:
+    """Of the comma-separated parameter names ``names`` (``Bound.sql_param``), the first one
+    ``call`` passes an argument for (the first name when it passes none)."""
+    options = names.split(",")
+    return next((n for n in options if arg_node(call, fn, n) is not None), options[0])
 
 
 def arg_node(call: cst.Call, fn: cst.FunctionDef, param: str) -> cst.BaseExpression | None:

@@ -228,7 +228,7 @@ class LibraryCalls(InterpreterState):
         if method in ("paginate", "get_paginator", "iterate_pages", "iter_pages", "auto_paging_iter"):
             self._args_flow(node)
             return frozenset({Marker("paginator", site)})
-        if method in ("head", "tail", "nlargest", "nsmallest") and args and sources(recv):
+        if method in ("head", "tail", "nlargest", "nsmallest", "most_common") and args and sources(recv):
             b = self.bound_from(args[0].value, node)
             return apply_bound(recv, b) if b else recv
         if method in cat.SCALAR_METHODS:

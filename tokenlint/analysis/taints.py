@@ -52,7 +52,9 @@ class Bound:
     param_site: Site | None = None
     tokens: bool = False
     #: In a helper that runs SQL it was given (``def run_query(query): cur.execute(query)``): the
-    #: parameter holding the text, so each caller applies the bound of the SQL it passes.
+    #: parameter holding the text, so each caller applies the bound of the SQL it passes. For a
+    #: request, the parameter(s) holding the dict it sends, comma-separated when the helper sends
+    #: whichever it is given (``json_body=`` or ``data=``: ``FollowedCalls.given_parameter``).
     sql_param: str | None = None
     #: The remote API pages the result itself: the call passes a page cursor it was given
     #: (``external.cursor_bound``), so one response is one page of the API's own size, unseen
