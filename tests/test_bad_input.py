@@ -398,3 +398,33 @@ def test_valid_python_that_libcst_cannot_parse_is_named_as_such(tmp_path, cli):
         "ann.py": f"{tmp_path}/ann.py:3:1: TL001 cannot analyse {tmp_path}/ann.py: unsupported syntax at 3:1: "
                   "CPython accepts this line but LibCST, which tokenlint parses with, does not"}
     assert_risky_reported(result.stdout)
+
+
+def test_a_helper_that_fails_is_no_small_summary_for_the_next_tool(tmp_path: Path, monkeypatch) -> None:
+    """An internal error while a shared helper is summarised is reported for every tool that
+    calls it: the helper's recursion guard (a summary of nothing) must not stay behind and rate
+    the next tool calling it NONE, with no error."""
+    from helpers import check
+    from tokenlint.analysis import interpreter
+
+    write(tmp_path, "server.py", MCP_HEADER + (
+        "import sqlite3\n"
+        "def _rows(sql):\n"
+        "    return sqlite3.connect('x.db').execute(sql).fetchall()\n"
+        "@mcp.tool()\n"
+        "def first() -> list:\n"
+        "    return _rows('SELECT * FROM a')\n"
+        "@mcp.tool()\n"
+        "def second() -> list:\n"
+        "    return _rows('SELECT * FROM b')\n"))
+    run = interpreter.FunctionInterpreter.run
+
+    def failing(self, stmts):
+        if self.helper and self.function_name == "_rows":
+            raise RuntimeError("boom")
+        return run(self, stmts)
+
+    monkeypatch.setattr(interpreter.FunctionInterpreter, "run", failing)
+    result = check([str(tmp_path)], load_settings(None))
+    assert sorted(e.split("`")[1] for e in result.internal_errors) == ["first", "second"]
+    assert not any(t.risk.name == "NONE" for t in result.result.tools)

@@ -882,6 +882,11 @@ def rpc_write(endpoint: str) -> bool:
     return bool(ws) and ws[0] in WRITE_VERBS
 
 
+#: Family of the ``object`` marker an ``except ... as e`` binds: the exception caught. The JSON
+#: error payload of its response (``e.response.json()``) is one small record, an API's error
+#: object (``{"error": {"message": ...}}``), not data the tool asked for.
+EXCEPTION_FAMILY = "exception"
+
 #: Family of the ``object`` marker of the record a write sent back (``ack_of_write``): its fields,
 #: open-ended ones included (``issue["description"]``), echo what the caller sent (labelling
 #: rule 6, "created entities echoed back").
@@ -1149,7 +1154,7 @@ def payload_of(t: Taint) -> Taint:
     write's acknowledgement (``ACK_FAMILY``) is the echo of what the caller sent: not whole."""
     if isinstance(t, Param) and t.site is None and not t.part:
         return replace(t, payload=True)
-    if isinstance(t, Marker) and t.kind == "object" and t.family not in (CONTEXT_FAMILY, ACK_FAMILY):
+    if isinstance(t, Marker) and t.kind == "object" and t.family not in (CONTEXT_FAMILY, ACK_FAMILY, EXCEPTION_FAMILY):
         return replace(t, whole=True)
     return t
 

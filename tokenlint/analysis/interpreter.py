@@ -172,6 +172,7 @@ class Analyzer:
         self._module_data: dict[str, dict[str, Flow]] = {}
         self._globals: dict[str, frozenset[str]] = {}
         self._implementations: dict[tuple[str, str], list[tuple[ParsedModule, cst.FunctionDef]]] = {}
+        self._subclasses: dict[str, list[tuple[ParsedModule, str]]] = {}
         self._writers: dict[str, dict[str, list[cst.FunctionDef]]] = {}
         self._module_globals: dict[str, frozenset[str]] = {}
 
@@ -445,29 +446,50 @@ class Analyzer:
 
     def implementations(self, family: str, method: str) -> list[tuple[ParsedModule, cst.FunctionDef]]:
         """The ``(module, def)`` of ``method`` in each subclass of the run's class ``family`` that
-        implements it where ``family`` declares it only as a stub (an abstract method, a
-        protocol's ``...``): the classes chosen at run time behind an abstract base (an adapter
-        per API version). Subclasses are looked for in the modules of ``family``'s top-level
-        package that spell its name (direct subclasses and theirs, 3 levels); at most 4 are
-        followed. ``[]`` when the method is not a stub of ``family`` or nothing implements it."""
+        implements it where ``family`` declares it ``@abstractmethod`` with a stub body: the
+        classes chosen at run time behind an abstract base (an adapter per API version), at most
+        4 (``subclasses``). ``[]`` when the method is no abstract stub of ``family`` or nothing
+        implements it. A protocol's members are not followed: its implementations need not
+        name it as a base."""
         key = (family, method)
         hit = self._implementations.get(key)
         if hit is not None:
             return hit
         out: list[tuple[ParsedModule, cst.FunctionDef]] = []
-        self._implementations[key] = out  # (recursion guard)
-        base = self.project.resolve_class(family)
+        self._implementations[key] = out
         stub = self.project.find_function(f"{family}.{method}")
-        if base is None or stub is None or not is_stub(stub[1]):
+        if stub is None or not is_stub(stub[1]) or not any(
+                (dotted_name(d.decorator) or "").rpartition(".")[2] == "abstractmethod" for d in stub[1].decorators):
+            return out
+        for mod, cname in self.subclasses(family):
+            impl = mod.functions.get(f"{cname}.{method}")
+            if impl is not None and not is_stub(impl) and len(out) < 4:
+                out.append((mod, impl))
+        return out
+
+    def subclasses(self, family: str) -> list[tuple[ParsedModule, str]]:
+        """The classes of the run that derive from the run's class ``family``, directly or through
+        each other (3 levels), as ``(module, class name)``: looked for in the modules that spell
+        its name in the package two levels above its module (``app.adapters.base`` → ``app``;
+        the top-level package for a shallower one). Once per class."""
+        hit = self._subclasses.get(family)
+        if hit is not None:
+            return hit
+        out: list[tuple[ParsedModule, str]] = []
+        self._subclasses[family] = out
+        base = self.project.resolve_class(family)
+        if base is None:
             return out
         qualified = {f"{base[0].module_name}.{base[1]}"}
-        package = base[0].module_name.split(".")[0]
+        parts = base[0].module_name.split(".")
+        package = ".".join(parts[:max(1, len(parts) - 2)]) + "."
         names = {base[1]}
+        candidates = sorted(m for m in set(self.project.module_files) | set(self.project.parsed)
+                            if f"{m}.".startswith(package))
         for _ in range(3):
             found = False
-            for module_name in sorted(set(self.project.module_files) | set(self.project.parsed)):
-                if module_name.split(".")[0] != package or \
-                        not any(self.project.mentions(module_name, n) for n in names):
+            for module_name in candidates:
+                if not any(self.project.mentions(module_name, n) for n in names):
                     continue
                 mod = self.project.get(module_name)
                 if mod is None:
@@ -484,10 +506,8 @@ class Analyzer:
                         if target is not None and f"{target[0].module_name}.{target[1]}" in qualified:
                             qualified.add(qn)
                             names.add(cname)
+                            out.append((mod, cname))
                             found = True
-                            impl = mod.functions.get(f"{cname}.{method}")
-                            if impl is not None and not is_stub(impl) and len(out) < 4:
-                                out.append((mod, impl))
                             break
             if not found:
                 break
@@ -523,7 +543,13 @@ class Analyzer:
         # how deep its first caller was (each function is summarised once: the work is bounded)
         interp = FunctionInterpreter(self, module, fn, depth=1, helper=True, class_name=owner,
                                      param_families=dict(families))
-        summary = interp.run(body_of(fn))
+        try:
+            summary = interp.run(body_of(fn))
+        except BaseException:
+            # (the tool being analysed reports the error; the guard must not stay behind as a
+            # summary of nothing for the other tools calling this helper)
+            del self._helpers[key]
+            raise
         self._helpers[key] = summary
         return summary
 
@@ -711,6 +737,8 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         self.dict_results_of: dict[str, tuple[Flow, dict[str, Flow]]] = {}
         #: parameters given a value of the server's when unset (``_filled_default``)
         self.filled_params: set[str] = set()
+        #: Names an ``except ... as e`` binds: the exception caught (``EXCEPTION_FAMILY``).
+        self.exception_names: set[str] = set()
         #: A writer object → the buffer it writes into (``writer = csv.writer(out)``: what
         #: ``writer.writerows(rows)`` writes, ``out.getvalue()`` reads).
         self.writes_into: dict[str, str] = {}
@@ -1205,6 +1233,8 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
             self.env = _join([base, after_body], base)
             if h.name is not None:
                 self.assign(h.name.name, EMPTY, None)
+                if isinstance(h.name.name, cst.Name):
+                    self.exception_names.add(h.name.name.value)
             if self.block(statements_of(h.body)):
                 envs.append(self.env)
         self.env = _join(envs, base) if envs else base

@@ -14,12 +14,12 @@ import libcst as cst
 
 from tokenlint.analysis import catalogue as cat
 from tokenlint.analysis.constants import keyword_arg, string_literal
-from tokenlint.analysis.external import ACK_FAMILY, ID_RECORDS_FAMILY, ID_WORDS, QUERY_KEYWORDS, body_of_json, http_body_bound
+from tokenlint.analysis.external import ACK_FAMILY, EXCEPTION_FAMILY, ID_RECORDS_FAMILY, ID_WORDS, QUERY_KEYWORDS, body_of_json, http_body_bound
 from tokenlint.analysis.shapes import Shape, document_column, words
 from tokenlint.analysis.state import InterpreterState, SqlBound
 from tokenlint.analysis.taints import (EMPTY, Bound, Flow, Marker, Param, Site, Src, apply_bound, markers, params,
                                        scalar_of, sources, union)
-from tokenlint.analysis.values import (ACCUMULATORS, VALUE_METHODS, client_like, file_like, is_arguments_name, is_collection_src,
+from tokenlint.analysis.values import (ACCUMULATORS, VALUE_METHODS, chain_root, client_like, file_like, is_arguments_name, is_collection_src,
                                        one_element)
 from tokenlint.source.imports import dotted_name
 
@@ -101,6 +101,9 @@ class LibraryCalls(InterpreterState):
                 # ``def _handle(self, response): return response.json()``: the body of the
                 # response each caller passes (``FollowedCalls._from_helper``)
                 return frozenset({Src("TL105", site, "HTTP response .json()", Bound(site, response_param=held[0]))})
+            if not recv and isinstance(node.func, cst.Attribute) and chain_root(node.func.value) in self.exception_names:
+                # ``except HTTPError as e: e.response.json()``: the API's error object
+                return frozenset({Marker("object", site, fixed=True, family=EXCEPTION_FAMILY)})
             return body_of_json(recv, site)
         if method in ("text",) and markers(recv, "http_response"):
             return frozenset({Src("TL105", site, "HTTP response .text()", http_body_bound(recv))})

@@ -47,6 +47,7 @@ class InterpreterState:
         string_items: dict[str, list[str]]
         sql_of: dict[str, SqlBound]
         columns_of: dict[str, tuple[str, ...]]
+        exception_names: set[str]
         param_defaults: dict[str, Param]
         filled_params: set[str]
         switches_on: dict[str, EntryLiteral]

@@ -108,11 +108,21 @@ def code_mentions_tools(tree: ast.Module) -> bool:
     an identifier containing ``FastMCP``, ``MCPServer``, ``fastmcp``, ``add_tool`` or
     ``call_tool``; the name ``mcp`` (also as a part of a dotted import); an attribute ``.tool``,
     ``.mount`` or ``.import_server``; a decorator named ``tool``; or the string ``"tools/call"``
-    (a server may answer that JSON-RPC method itself: ``discovery.handwritten``)."""
+    compared, used as a dict key or matched (a server answering that JSON-RPC method itself:
+    ``discovery.handwritten``; a client sending it as a value is no server)."""
     for node in ast.walk(tree):
         kind = type(node)
-        if kind is ast.Constant:
-            if node.value == TOOLS_CALL:  # type: ignore[attr-defined]
+        if kind is ast.Compare:
+            if any(type(x) is ast.Constant and x.value == TOOLS_CALL
+                   for x in (node.left, *node.comparators)):  # type: ignore[attr-defined]
+                return True
+            continue
+        if kind is ast.Dict:
+            if any(type(k) is ast.Constant and k.value == TOOLS_CALL for k in node.keys):  # type: ignore[attr-defined]
+                return True
+            continue
+        if kind is ast.MatchValue:
+            if type(node.value) is ast.Constant and node.value.value == TOOLS_CALL:  # type: ignore[attr-defined]
                 return True
             continue
         if kind is ast.Name:
