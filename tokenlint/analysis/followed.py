@@ -24,7 +24,7 @@ from tokenlint.analysis.state import InterpreterState, SqlBound
 from tokenlint.analysis.taints import (EMPTY, Bound, Flow, Marker, Measure, Param, Site, Src, Taint, apply_bound, markers,
                                       params, scalar_of, union)
 from tokenlint.analysis.values import (MAX_HELPER_DEPTH, annotated_class, annotation_class, body_of, chain_root,
-                                       defs_in, empty_collection, is_stdlib)
+                                       defs_in, empty_collection, is_stdlib, optional_inner)
 from tokenlint.source.functions import gathering_parameters
 from tokenlint.source.imports import dotted_name
 from tokenlint.source.walk import code_children, walk
@@ -125,7 +125,7 @@ class FollowedCalls(InterpreterState):
         check measuring only parameters in ``per_element`` (given one element of a collection)
         caps that element, not the collection, and is dropped."""
         passed: Flow | list[Param]  # (what the call passes: the flows measured, the budget's parameters)
-        leaving = _leaving_sites(summary) if arg_flows is not None else None
+        leaving = _leaving_sites(summary) if arg_flows is not None and summary.checks else None
         for check in summary.checks:
             if check.measured_params and check.measured_params <= per_element:
                 continue
@@ -731,10 +731,7 @@ _NUMBER_ANNOTATIONS = frozenset({"int", "float", "bool", "complex", "None"})
 def _returns_number(fn: cst.FunctionDef) -> bool:
     """Whether ``fn`` is annotated to return a number or a flag (``-> int``, ``-> bool``,
     ``-> Optional[int]``, ``-> float | None``)."""
-    ann = fn.returns.annotation if fn.returns is not None else None
-    if isinstance(ann, cst.Subscript) and dotted_name(ann.value) in ("Optional", "typing.Optional") \
-            and len(ann.slice) == 1 and isinstance(ann.slice[0].slice, cst.Index):
-        ann = ann.slice[0].slice.value
+    ann = optional_inner(fn.returns.annotation) if fn.returns is not None else None
     names: list[str | None] = []
     while isinstance(ann, cst.BinaryOperation) and isinstance(ann.operator, cst.BitOr):
         names.append(dotted_name(ann.right))

@@ -428,21 +428,24 @@ class Analyzer:
         cls = module.classes.get(class_name)
         if cls is None or depth > 5:
             return None
-        hit: tuple[ParsedModule, str] | None  # (the base's module and class name)
         for base in cls.bases:
-            node = base.value.value if isinstance(base.value, cst.Subscript) else base.value
-            name = dotted_name(node)
-            if name in module.classes:
-                hit = (module, name)
-            else:
-                qn = module.imports.qualify(node)
-                hit = self.project.resolve_class(qn) if qn else None
-                if hit is None:
-                    continue
+            hit = self.base_class(module, base)
+            if hit is None:
+                continue
             found = self.method_of(hit[0], hit[1], method, depth + 1)
             if found is not None:
                 return found
         return None
+
+    def base_class(self, module: ParsedModule, base: cst.Arg) -> tuple[ParsedModule, str] | None:
+        """``(module, class name)`` of the run's class a base of a class of ``module`` names
+        (``Base``, ``pkg.Base``, a subscripted generic ``Base[T]``), or None."""
+        node = base.value.value if isinstance(base.value, cst.Subscript) else base.value
+        name = dotted_name(node)
+        if name in module.classes:
+            return module, name
+        qn = module.imports.qualify(node)
+        return self.project.resolve_class(qn) if qn else None
 
     def implementations(self, family: str, method: str) -> list[tuple[ParsedModule, cst.FunctionDef]]:
         """The ``(module, def)`` of ``method`` in each subclass of the run's class ``family`` that
@@ -499,10 +502,7 @@ class Analyzer:
                     if qn in qualified:
                         continue
                     for b in cdef.bases:
-                        node = b.value.value if isinstance(b.value, cst.Subscript) else b.value
-                        bq = f"{mod.module_name}.{dotted_name(node)}" if dotted_name(node) in mod.classes \
-                            else mod.imports.qualify(node)
-                        target = self.project.resolve_class(bq) if bq else None
+                        target = self.base_class(mod, b)
                         if target is not None and f"{target[0].module_name}.{target[1]}" in qualified:
                             qualified.add(qn)
                             names.add(cname)

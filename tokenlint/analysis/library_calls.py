@@ -14,7 +14,8 @@ import libcst as cst
 
 from tokenlint.analysis import catalogue as cat
 from tokenlint.analysis.constants import keyword_arg, string_literal
-from tokenlint.analysis.external import ACK_FAMILY, EXCEPTION_FAMILY, ID_RECORDS_FAMILY, ID_WORDS, QUERY_KEYWORDS, body_of_json, http_body_bound
+from tokenlint.analysis.external import (EXCEPTION_FAMILY, ID_RECORDS_FAMILY, ID_WORDS, QUERY_KEYWORDS, body_of_json,
+                                         http_body_bound)
 from tokenlint.analysis.shapes import Shape, document_column, words
 from tokenlint.analysis.state import InterpreterState, SqlBound
 from tokenlint.analysis.taints import (EMPTY, Bound, Flow, Marker, Param, Site, Src, apply_bound, markers, params,
@@ -353,4 +354,3 @@ _WIDENING = re.compile(r"\b(OR|JOIN|UNION)\b", re.IGNORECASE)
 #: Methods of database wrappers that run a query and return all of its rows.
 SQL_RUNNERS = frozenset({"execute_query", "run_query", "fetch_all", "execute_sql", "run_sql",
                          "query_df", "read_sql", "fetch_query", "select_all"})
-

@@ -181,13 +181,19 @@ def annotated_class(module: ParsedModule, fn: cst.FunctionDef) -> str | None:
     return annotation_class(module, fn.returns.annotation) if fn.returns is not None else None
 
 
+def optional_inner(ann: cst.BaseExpression) -> cst.BaseExpression:
+    """The ``X`` of an ``Optional[X]`` / ``typing.Optional[X]`` annotation; ``ann`` otherwise."""
+    if isinstance(ann, cst.Subscript) and dotted_name(ann.value) in ("Optional", "typing.Optional") \
+            and len(ann.slice) == 1 and isinstance(ann.slice[0].slice, cst.Index):
+        return ann.slice[0].slice.value
+    return ann
+
+
 def annotation_class(module: ParsedModule, ann: cst.BaseExpression) -> str | None:
     """The qualified CapWords class an annotation names (``Collection``, ``Optional[redis.Redis]``,
     ``ProxmoxClient | None``, a private ``_State``), or None; a class of ``module`` itself is
     qualified by its name."""
-    if isinstance(ann, cst.Subscript) and dotted_name(ann.value) in ("Optional", "typing.Optional") \
-            and len(ann.slice) == 1 and isinstance(ann.slice[0].slice, cst.Index):
-        ann = ann.slice[0].slice.value
+    ann = optional_inner(ann)
     if isinstance(ann, cst.BinaryOperation) and isinstance(ann.operator, cst.BitOr):
         sides = [x for x in (ann.left, ann.right) if dotted_name(x) != "None"]
         ann = sides[0] if len(sides) == 1 else ann

@@ -123,8 +123,8 @@ class Values:
             if isinstance(node, cst.For):
                 # ``for tool in TOOLS: final.append(tool)``: the loop name holds an item of
                 # what the loop walks (``x[...]``: any element of ``x``, read by ``expand``)
+                item = _element_of(node.iter, None)
                 for bound, position in _unpacked(node.target):
-                    item = _element_of(node.iter, None)
                     table.setdefault(bound, []).append(_element_of(item, position) if position is not None else item)
             if isinstance(node, cst.Assign):
                 for t in node.targets:
