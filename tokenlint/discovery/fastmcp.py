@@ -73,6 +73,7 @@ def find_fastmcp_tools(mod: ParsedModule, project: Project, servers: ServerRegis
     values = values or Values(project)
     tools: list[ToolDef] = []
     registered: set[tuple[int, str]] = set()
+    name_calls: set[int] = set()  # (``mod.nodes()`` lists a call before the calls inside it)
     for node, cls in mod.nodes():
         if isinstance(node, cst.FunctionDef):
             for dec in node.decorators:
@@ -80,7 +81,8 @@ def find_fastmcp_tools(mod: ParsedModule, project: Project, servers: ServerRegis
                 call = expr if isinstance(expr, cst.Call) else None
                 target = call.func if call is not None else expr
                 if isinstance(target, cst.Attribute) and target.attr.value == "tool":
-                    server = servers.server_of(mod, target.value, project, cls)
+                    server = servers.server_of(mod, target.value, project, cls) or \
+                        _passed_server(mod, project, servers, values, node, target.value)
                     maker = _outside_maker(mod, project, target.value) if server is None else None
                     if maker is not None and unresolved is not None and mod.module_name in servers.sdk_modules:
                         # ``app = make_app(); @app.tool()`` in a module of an MCP SDK: a tool of
@@ -113,7 +115,10 @@ def find_fastmcp_tools(mod: ParsedModule, project: Project, servers: ServerRegis
                 unresolved.append((mod, node, f"`{_code(mod, node.func)}` makes its tools at run time "
                                    f"({_GENERATORS[node.func.attr.value]}); tokenlint cannot list them, and "
                                    "each returns a whole HTTP response"))
-        elif isinstance(node, cst.Call):
+        elif isinstance(node, cst.Call) and id(node) not in name_calls:
+            if isinstance(node.func, cst.Call):
+                # ``x.tool(name, **options)(fn)``: the inner call only names the tool
+                name_calls.add(id(node.func))
             for tool in _call_registration(mod, project, servers, values, node, cls, unresolved):
                 key = (id(tool.func), tool.name)
                 if key not in registered:
@@ -125,6 +130,28 @@ def find_fastmcp_tools(mod: ParsedModule, project: Project, servers: ServerRegis
 #: Server constructors that make one tool per operation of an API at run time (fastmcp).
 _GENERATORS = {"from_openapi": "one per operation of an OpenAPI spec",
                "from_fastapi": "one per route of a FastAPI app"}
+
+
+def _passed_server(mod: ParsedModule, project: Project, servers: ServerRegistry, values: Values,
+                   fn: cst.FunctionDef, receiver: cst.BaseExpression) -> tuple[str, str] | None:
+    """The server a registration function is handed: ``receiver`` is a parameter of the
+    module-level function enclosing ``fn`` (``def register_file_tools(app): @app.tool() ...``,
+    in a module that imports no MCP SDK), and a call of that function somewhere in the run passes
+    a server object (``register_file_tools(mcp)``). None otherwise."""
+    if not isinstance(receiver, cst.Name):
+        return None
+    scope = context_of(mod, fn)[0]
+    if len(scope) != 1 or receiver.value not in _param_names(scope[0]):
+        return None
+    for env in values.call_envs(mod, scope[0]):
+        given = env.get(receiver.value)
+        if given is not None:
+            for leaf in [given, *values.expand(given)]:
+                found = servers.server_of(leaf.mod, cast(cst.BaseExpression, leaf.node), project, leaf.cls) \
+                    if isinstance(leaf.node, (cst.Name, cst.Attribute)) else None
+                if found is not None:
+                    return found
+    return None
 
 
 def _outside_maker(mod: ParsedModule, project: Project, receiver: cst.BaseExpression) -> str | None:
@@ -229,22 +256,34 @@ def _call_registration(
             out.append(_make(target.mod, servers, fn, server, name or fn.name.value, None, call))
         if out:
             return out
-    for env in envs:
-        found = values.callables(Val(mod, first, scope, cls), env)
-        if not found:
-            legacy = _resolve_callable(mod, project, first, cls)
-            if legacy is not None:
-                tmod, fn, fcls = legacy
-                found = [(Val(tmod, fn, (fn,), fcls), None)]
-        for target, wrapper in found:
-            fn = target.node
-            assert isinstance(fn, cst.FunctionDef)
-            name = _registration_name(values, mod, name_call, scope, cls, env, skip_first=name_call is call)
-            if name is None and wrapper is not None:
-                wrapper_call = cast(cst.Call, wrapper.node)  # callables' wrappers are calls
-                name = _registration_name(values, wrapper.mod, wrapper_call, wrapper.scope, wrapper.cls, env, skip_first=True)
-            fcls = target.cls if target.mod.functions.get(f"{target.cls}.{fn.name.value}") is fn else None
-            out.append(_make(target.mod, servers, fn, server, name or fn.name.value, fcls, call))
+    def register(envs: list) -> None:
+        for env in envs:
+            found = values.callables(Val(mod, first, scope, cls), env)
+            if not found and not env:
+                legacy = _resolve_callable(mod, project, first, cls)
+                if legacy is not None:
+                    tmod, fn, fcls = legacy
+                    found = [(Val(tmod, fn, (fn,), fcls), None)]
+            for target, wrapper in found:
+                fn = target.node
+                assert isinstance(fn, cst.FunctionDef)
+                name = _registration_name(values, mod, name_call, scope, cls, env, skip_first=name_call is call)
+                if name is None and wrapper is not None:
+                    wrapper_call = cast(cst.Call, wrapper.node)  # callables' wrappers are calls
+                    name = _registration_name(values, wrapper.mod, wrapper_call, wrapper.scope, wrapper.cls, env,
+                                              skip_first=True)
+                if name is None:
+                    name = _marker_name(values, target)
+                fcls = target.cls if target.mod.functions.get(f"{target.cls}.{fn.name.value}") is fn else None
+                out.append(_make(target.mod, servers, fn, server, name or fn.name.value, fcls, call))
+
+    register(envs)
+    if not out and scope:
+        # a registration helper (``def register_all(server, modules): ... server.tool(name)(fn)``)
+        # whose functions come in through its parameters: read them at each call of the helper
+        calls = values.call_envs(mod, scope[0]) if len(scope) == 1 else []
+        if calls:
+            register(values.loop_envs(chain, mod, call, calls))
     if not out and unresolved is not None:
         unresolved.append((mod, call, f"the function registered by `{_code(mod, call)}` could not be resolved"))
     return out
@@ -380,6 +419,24 @@ def _registration_name(values: Values, mod: ParsedModule, call: cst.Call, scope,
         for arg in args:
             if arg.keyword is None:
                 return _literal_name(arg.value, mod) or _string_of(values, Val(mod, arg.value, scope, cls), env)
+    return None
+
+
+def _marker_name(values: Values, target: Val) -> str | None:
+    """The tool name a marker decorator of the run gives the registered function
+    (``@tool("notes_read")`` from ``pkg.registry``, which tags the function for a later
+    ``server.tool(name)(fn)``): the decorator call's ``name=`` or first positional string; None
+    when the function has no such decorator."""
+    fn = target.node
+    assert isinstance(fn, cst.FunctionDef)
+    for dec in fn.decorators:
+        expr = dec.decorator
+        if not isinstance(expr, cst.Call) or not any(
+                isinstance(c.node, cst.FunctionDef) for c in values.expand(Val(target.mod, expr.func, (), None))):
+            continue
+        name = _tool_name_args(expr, target.mod)
+        if name is not None:
+            return name
     return None
 
 

@@ -102,6 +102,8 @@ class Values:
     #: ``callables`` results for expressions read with no loop bindings (the common case; the
     #: same registration arguments are resolved again and again while following wrappers).
     _callables: dict[tuple, list] = field(default_factory=dict)
+    #: ``call_envs`` by (module, function) identity.
+    _call_envs: dict[tuple, list] = field(default_factory=dict)
 
     # -- names ---------------------------------------------------------------------------------
     def assignments(self, holder: cst.CSTNode) -> dict[str, list[cst.BaseExpression]]:
@@ -203,6 +205,9 @@ class Values:
                     return [v]
                 qn = v.mod.imports.qualify_dotted(dn) if head not in env else None
                 if qn:
+                    whole = self._module(qn)
+                    if whole is not None:  # ``pkg.tools``: a module of the run
+                        return [whole]
                     hit = self.project.resolve(qn)
                     if hit is not None:
                         return self.module_name(hit[0], hit[1], calls=calls, depth=depth + 1, seen=seen)
@@ -220,7 +225,7 @@ class Values:
                 if isinstance(table.node, (cst.Tuple, cst.List)) and position < len(table.node.elements) and \
                         not any(isinstance(e, cst.StarredElement) for e in table.node.elements[:position + 1]):
                     out.extend(self.expand(Val(table.mod, table.node.elements[position].value, table.scope, table.cls),
-                                           {}, calls=calls, depth=depth + 1, seen=seen))
+                                           _same_scope(env, table, v), calls=calls, depth=depth + 1, seen=seen))
             return out or [v]
         if isinstance(node, cst.Subscript):
             out = []
@@ -228,7 +233,7 @@ class Values:
                 if isinstance(table.node, cst.Dict):
                     for el in table.node.elements:
                         if isinstance(el, cst.DictElement):
-                            out.extend(self.expand(Val(table.mod, el.value, table.scope, table.cls), {},
+                            out.extend(self.expand(Val(table.mod, el.value, table.scope, table.cls), _same_scope(env, table, v),
                                                    calls=calls, depth=depth + 1, seen=seen))
             return out or [v]
         if isinstance(node, (cst.ListComp, cst.GeneratorExp, cst.SetComp)):
@@ -266,6 +271,9 @@ class Values:
             return out
         qn = mod.imports.qualify_dotted(name)
         if qn:
+            whole = self._module(qn)
+            if whole is not None:  # ``from pkg import tools``: a module of the run
+                return [whole]
             hit = self.project.resolve(qn)
             if hit is not None and hit[0] is not mod:
                 return self.module_name(hit[0], hit[1], calls=calls, depth=depth + 1, seen=seen)
@@ -278,6 +286,15 @@ class Values:
                     if found:
                         return found
         return []
+
+    def _module(self, qualified: str) -> Val | None:
+        """The run's module named ``qualified`` as a value (its ``cst.Module`` tree), or None
+        when no module of the run has that name."""
+        project = self.project
+        if qualified not in project.module_files and qualified not in project.parsed and qualified not in project.aliases:
+            return None
+        mod = project.get(qualified)
+        return Val(mod, mod.tree, (), None) if mod is not None else None
 
     def call_results(self, v: Val, env: Env, *, depth: int = 0, seen: set | None = None) -> list[Val]:
         """The values a call of a project function may return (its ``return`` expressions,
@@ -311,6 +328,13 @@ class Values:
                 for entry in node.elements:
                     if isinstance(entry, cst.DictElement):
                         out.append(Val(leaf.mod, entry.key, leaf.scope, leaf.cls))
+            elif isinstance(node, cst.Call) and depth < MAX_DEPTH and (namespace := _namespace_walk(node)) is not None:
+                # ``vars(module).values()``, ``module.__dict__.items()``, ``inspect.getmembers(module)``
+                source, form = namespace
+                for whole in self.expand(Val(leaf.mod, source, leaf.scope, leaf.cls), env if leaf.scope == v.scope else {},
+                                         calls=True, depth=depth + 1):
+                    if isinstance(whole.node, cst.Module):
+                        out.extend(_namespace_items(self.project, whole.mod, form))
             elif isinstance(node, cst.Call) and depth < MAX_DEPTH:
                 func = node.func
                 if isinstance(func, cst.Attribute) and func.attr.value in ("items", "values", "keys") and not node.args:
@@ -332,11 +356,12 @@ class Values:
         return out
 
     def loop_envs(self, chain: list[tuple[cst.CSTNode, str | None]], mod: ParsedModule,
-                  node: cst.CSTNode) -> list[Env]:
+                  node: cst.CSTNode, initial: list[Env] | None = None) -> list[Env]:
         """One environment per combination of the items of the ``for`` loops (statements and
         comprehensions) enclosing ``node`` that iterate over something listable; ``[{}]`` when
-        there is none. ``chain`` is ``ancestors(mod, node)``."""
-        envs: list[Env] = [{}]
+        there is none. ``chain`` is ``ancestors(mod, node)``; ``initial`` (default ``[{}]``)
+        are the bindings the loops start from (``call_envs``)."""
+        envs: list[Env] = [dict(e) for e in initial] if initial else [{}]
         scope: tuple[cst.FunctionDef, ...] = ()
         cls = None
         for anc, anc_cls in chain:
@@ -364,6 +389,45 @@ class Values:
                         nxt.append(bound)
                 envs = nxt[:MAX_ENVS]
         return envs
+
+    def call_envs(self, mod: ParsedModule, fn: cst.FunctionDef) -> list[Env]:
+        """One environment per call of the module-level function ``fn`` of ``mod`` in the run's
+        modules, binding its parameters to that call's arguments (read where the call is):
+        ``register_all(mcp, (notes_tools,))`` binds ``modules`` to the tuple. Empty when ``fn``
+        is not a module-level function or is never called; at most ``MAX_ENVS``. Only modules
+        whose text spells ``fn``'s name are parsed."""
+        if mod.functions.get(fn.name.value) is not fn:
+            return []
+        key = (id(mod), id(fn))
+        hit = self._call_envs.get(key)
+        if hit is not None:
+            return hit
+        self._call_envs[key] = []
+        name = fn.name.value
+        params = [p.name.value for p in (*fn.params.posonly_params, *fn.params.params)]
+        envs: list[Env] = []
+        for module_name in sorted(self.project.module_files):
+            if len(envs) >= MAX_ENVS or not self.project.mentions(module_name, name):
+                continue
+            other = self.project.get(module_name)
+            if other is None:
+                continue
+            for node, cls in other.nodes():
+                if not isinstance(node, cst.Call) or (dotted_name(node.func) or "").rpartition(".")[2] != name:
+                    continue
+                scope = context_of(other, node)[0]
+                if not any(c.node is fn for c in self.expand(Val(other, node.func, scope, cls))):
+                    continue
+                env: Env = {}
+                positional = [a for a in node.args if a.keyword is None and not a.star]
+                for pname, arg in zip(params, positional):
+                    env[pname] = Val(other, arg.value, scope, cls)
+                for arg in node.args:
+                    if arg.keyword is not None:
+                        env[arg.keyword.value] = Val(other, arg.value, scope, cls)
+                envs.append(env)
+        self._call_envs[key] = envs[:MAX_ENVS]
+        return self._call_envs[key]
 
     # -- callables -----------------------------------------------------------------------------
     def callables(self, v: Val, env: Env | None = None, depth: int = 0) -> list[tuple[Val, Val | None]]:
@@ -431,6 +495,66 @@ def bind(target: cst.CSTNode, item: Val, env: Env, values: Values | None = None)
             if isinstance(sub, cst.StarredElement):
                 break
             bind(el.value, Val(item.mod, sub.value, item.scope, item.cls), env, values)
+
+
+def _same_scope(env: Env | None, where: Val, reader: Val) -> Env:
+    """``env`` when ``where`` is read in the same functions as ``reader`` (its names are the
+    ones ``env`` binds), else no bindings."""
+    return (env or {}) if where.scope == reader.scope and where.mod is reader.mod else {}
+
+
+def _namespace_walk(call: cst.Call) -> tuple[cst.BaseExpression, str] | None:
+    """``(module expression, "values" | "keys" | "items")`` for a call walking a module's
+    namespace: ``vars(m).values()`` / ``.items()`` / ``.keys()``, ``m.__dict__.values()`` (and
+    the other two), ``inspect.getmembers(m[, predicate])`` (pairs, as ``items``); None for any
+    other call."""
+    func = call.func
+    if isinstance(func, cst.Attribute) and func.attr.value in ("items", "values", "keys") and not call.args:
+        inner = func.value
+        if isinstance(inner, cst.Call) and dotted_name(inner.func) == "vars" and len(inner.args) == 1:
+            return inner.args[0].value, func.attr.value
+        if isinstance(inner, cst.Attribute) and inner.attr.value == "__dict__":
+            return inner.value, func.attr.value
+        return None
+    if (dotted_name(func) or "").rpartition(".")[2] == "getmembers" and call.args and call.args[0].keyword is None:
+        return call.args[0].value, "items"
+    return None
+
+
+def _namespace_items(project: Project, mod: ParsedModule, form: str) -> list[Val]:
+    """The functions a walk of ``mod``'s namespace may yield (``form`` as ``_namespace_walk``
+    gives it): its module-level defs, each read as a name of ``mod`` (``("name", fn)`` pairs for
+    ``items``, the name string for ``keys``). Imported names are left out.
+
+    A namespace walk registers the functions that carry a marker, which is a decorator of the
+    run setting an attribute the walk tests (``@tool("name")`` then ``getattr(fn, ATTR)``).
+    When the module has functions decorated by a decorator of the run, only those are taken;
+    otherwise every public function (a name without a leading ``_``)."""
+    defs = [n for n in mod.tree.body if isinstance(n, cst.FunctionDef)]
+    marked = [fn for fn in defs if any(_project_decorator(project, mod, d) for d in fn.decorators)]
+    chosen = marked or [fn for fn in defs if not fn.name.value.startswith("_")]
+    out: list[Val] = []
+    for fn in chosen:
+        name = cst.Name(fn.name.value)
+        text = cst.SimpleString(repr(fn.name.value))
+        node: cst.BaseExpression = name if form == "values" else text if form == "keys" else \
+            cst.Tuple([cst.Element(text), cst.Element(name)])
+        out.append(Val(mod, node, (), None))
+    return out
+
+
+def _project_decorator(project: Project, mod: ParsedModule, dec: cst.Decorator) -> bool:
+    """Whether ``dec`` names a function of ``mod`` or one imported from a module of the run
+    (``@tool("name")`` from ``pkg.registry``), not a library's."""
+    expr = dec.decorator
+    target = expr.func if isinstance(expr, cst.Call) else expr
+    dn = dotted_name(target)
+    if dn is None or "." in dn:
+        return False
+    if dn in mod.functions:
+        return True
+    qn = mod.imports.qualify_dotted(dn)
+    return qn is not None and project.find_function(qn) is not None
 
 
 def _wraps_another(fn: cst.FunctionDef) -> bool:
