@@ -8,6 +8,7 @@ name=...)``, ``x.add_tool(Tool.from_function(fn, name=...))``, ``x.tool(fn)``, a
 
 from __future__ import annotations
 
+import re
 import weakref
 from typing import cast
 
@@ -143,7 +144,8 @@ def _passed_server(mod: ParsedModule, project: Project, servers: ServerRegistry,
     scope = context_of(mod, fn)[0]
     if len(scope) != 1 or receiver.value not in _param_names(scope[0]):
         return None
-    for env in values.call_envs(mod, scope[0]):
+    calls = values.call_envs(mod, scope[0])
+    for env in calls:
         given = env.get(receiver.value)
         if given is not None:
             for leaf in [given, *values.expand(given)]:
@@ -151,7 +153,17 @@ def _passed_server(mod: ParsedModule, project: Project, servers: ServerRegistry,
                     if isinstance(leaf.node, (cst.Name, cst.Attribute)) else None
                 if found is not None:
                     return found
+    if not calls and not _AGENTISH.search(receiver.value):
+        # no call of the function can be read (``importlib.import_module(name).register(app)``):
+        # ``@app.tool()`` on its parameter registers a tool all the same (outside agent
+        # frameworks, only MCP servers have a ``tool`` decorator method)
+        return f"{mod.module_name}.{receiver.value}", UNRESOLVED_FRAMEWORK
     return None
+
+
+#: Parameter names of LLM agent frameworks whose ``@agent.tool`` registers an agent's tool, not
+#: an MCP server's (pydantic-ai ``Agent.tool``).
+_AGENTISH = re.compile(r"agent", re.I)
 
 
 def _outside_maker(mod: ParsedModule, project: Project, receiver: cst.BaseExpression) -> str | None:
@@ -256,17 +268,16 @@ def _call_registration(
             out.append(_make(target.mod, servers, fn, server, name or fn.name.value, None, call))
         if out:
             return out
+
     def register(envs: list) -> None:
         for env in envs:
             found = values.callables(Val(mod, first, scope, cls), env)
             if not found and not env:
                 legacy = _resolve_callable(mod, project, first, cls)
                 if legacy is not None:
-                    tmod, fn, fcls = legacy
-                    found = [(Val(tmod, fn, (fn,), fcls), None)]
+                    found = [(Val(legacy[0], legacy[1], (legacy[1],), legacy[2]), None)]
             for target, wrapper in found:
-                fn = target.node
-                assert isinstance(fn, cst.FunctionDef)
+                fn = cast(cst.FunctionDef, target.node)  # (callables yields function definitions)
                 name = _registration_name(values, mod, name_call, scope, cls, env, skip_first=name_call is call)
                 if name is None and wrapper is not None:
                     wrapper_call = cast(cst.Call, wrapper.node)  # callables' wrappers are calls
