@@ -21,7 +21,7 @@ from tokenlint.analysis.external import (ID_RECORDS_FAMILY, SIZE_UNKNOWN, _query
                                          part_of, record_of_get, url_resource, whole_record_sources)
 from tokenlint.analysis.shapes import configuration_collection, words
 from tokenlint.analysis.state import InterpreterState, SqlBound
-from tokenlint.analysis.taints import (EMPTY, Bound, Flow, Marker, Measure, Param, Site, Src, Taint, apply_bound, markers,
+from tokenlint.analysis.taints import (EMPTY, WRAPPED, Bound, Flow, Marker, Measure, Param, Site, Src, Taint, apply_bound, markers,
                                       params, scalar_of, union)
 from tokenlint.analysis.values import (MAX_HELPER_DEPTH, annotated_class, annotation_class, body_of, chain_root,
                                        defs_in, empty_collection, is_stdlib, optional_inner)
@@ -234,8 +234,15 @@ class FollowedCalls(InterpreterState):
                                               self.string_value),
                                  node, self.string_value)
                 for k, f in entries.items()}
-        out = posted_through(ack_of_write(self._from_helper(summary.returned(), node, fn, arg_flows), node,
-                                          self.action_name, self.string_value), node)
+        returned = self._from_helper(summary.returned(), node, fn, arg_flows)
+        for wmod, wrapper, switches, wrapped_name in self.a.decorator_wrappers(module, fn) if fn.decorators else ():
+            # ``@parsed(kind="sql")``: the caller gets what the decorator's wrapper returns, made
+            # of what the helper itself returns (``raw = await func(...)``: ``Param(WRAPPED)``)
+            wrapped = self.a.helper_summary(wmod, wrapper, self.depth, (), switches, wrapped_name)
+            if wrapped is not None:
+                self._merge(wrapped, {WRAPPED: returned}, frozenset())
+                returned = self._from_helper(wrapped.returned(), node, wrapper, {WRAPPED: returned})
+        out = posted_through(ack_of_write(returned, node, self.action_name, self.string_value), node)
         out = record_of_get(self.records_of_identifiers(out, node), node, self.string_value)
         if configuration_collection(fn.name.value) and (
                 any(isinstance(t, Src) for t in out) or whole_record_sources(out)):
@@ -349,8 +356,13 @@ class FollowedCalls(InterpreterState):
                 # the helper read the body of the response it was given (``self._handle(response)``):
                 # what that body is, this call's response decides
                 passed = arg_flows.get(t.bound.response_param, EMPTY)
+                placeholders = [p for p in passed if isinstance(p, Param) and p.site is None]
                 if markers(passed, "http_response") or markers(passed, "http_ack"):
                     out |= body_of_json(passed, t.site)
+                elif placeholders and len(placeholders) == len(passed):
+                    # a helper handing on the response it was given (``parse(response=raw)`` in a
+                    # wrapper or another helper): its own caller's request decides
+                    out.add(replace(t, bound=replace(t.bound, response_param=placeholders[0].name)))
                 else:
                     out.add(replace(t, bound=None))
             elif isinstance(t, Src) and t.bound is not None and t.bound.sql_param:

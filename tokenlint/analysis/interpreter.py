@@ -36,7 +36,7 @@ from tokenlint.analysis.knowledge import Knowledge
 from tokenlint.analysis.library_calls import LibraryCalls
 from tokenlint.analysis.shapes import Shape, call_shape, small_field, words
 from tokenlint.analysis.state import SqlBound
-from tokenlint.analysis.taints import (EMPTY, Bound, Flow, Marker, Measure, Param, Site, Src, Taint, apply_bound, markers,
+from tokenlint.analysis.taints import (EMPTY, WRAPPED, Bound, Flow, Marker, Measure, Param, Site, Src, Taint, apply_bound, markers,
                                        measure_of, params, scalar_of, union)
 from tokenlint.analysis.values import (ACCUMULATORS, BUILTINS, RUNTIME_COLLECTION, body_of, chain_root, defs_in, empty_collection,
                                        is_stub,
@@ -157,7 +157,9 @@ class Analyzer:
         #: ``extra-sources`` / ``extra-bounds`` of the run (empty: nothing configured).
         self.knowledge = knowledge if knowledge is not None else Knowledge()
         self._sites: dict[int, Site] = {}
-        self._helpers: dict[tuple[int, tuple[tuple[str, str], ...]], Summary | None] = {}
+        self._helpers: dict[tuple[int, tuple[tuple[str, str], ...], tuple[tuple[str, Literal], ...], str | None],
+                            Summary | None] = {}
+        self._wrappers: dict[int, list[tuple[ParsedModule, cst.FunctionDef, tuple[tuple[str, Literal], ...], str]]] = {}
         self._own_uses: dict[int, tuple[dict[str, frozenset[str]], frozenset[str]]] = {}
         self._instance_collections: dict[tuple[str, str], frozenset[str]] = {}
         self._instance_attributes: dict[tuple[str, str], dict[str, str]] = {}
@@ -525,7 +527,8 @@ class Analyzer:
         return self.method_of(hit[0], hit[1], method)
 
     def helper_summary(self, module: ParsedModule, fn: cst.FunctionDef, depth: int,
-                       families: tuple[tuple[str, str], ...] = ()) -> Summary | None:
+                       families: tuple[tuple[str, str], ...] = (),
+                       switches: tuple[tuple[str, Literal], ...] = (), wrapped_call: str | None = None) -> Summary | None:
         """The ``Summary`` of the run's function ``fn`` (defined in ``module``) called as a helper:
         interpreted once per run with its parameters as placeholders (``Param`` with no site) and
         cached. ``families`` ((parameter, qualified class) pairs, sorted) names the run's classes
@@ -533,16 +536,26 @@ class Analyzer:
         DatabaseClient(...)``): the methods called on such a parameter are that class's, so the
         helper is summarised once per such binding. None while it is being summarised (a
         recursive call). ``depth`` (the caller's) is not used: a cached summary must not depend on
-        how deep its first caller was."""
-        key = (id(fn), families)
+        how deep its first caller was. ``switches`` (sorted (name, literal) pairs) are closure
+        names with the values one caller fixes (a decorator factory's ``kind="sql"`` for its
+        wrapper, ``decorator_wrappers``): an ``if`` or ``match`` they decide runs one branch.
+        ``wrapped_call`` (a wrapper's): the name of the function it wraps, whose calls give
+        ``Param(WRAPPED)``, the decorated helper's result as each caller fills it in."""
+        key = (id(fn), families, switches, wrapped_call)
         if key in self._helpers:
             return self._helpers[key]
         self._helpers[key] = None  # recursion guard
-        owner = next((k.split(".")[0] for k, v in module.functions.items() if v is fn and "." in k), None)
+        top = fn
+        while (outer := self.enclosing_function(module, top)) is not None:
+            top = outer  # (a wrapper nested in a method reads ``self`` of that method's class)
+        owner = next((k.split(".")[0] for k, v in module.functions.items() if v is top and "." in k), None)
         # depth 1 whoever asks first: a summary is cached per function, so it must not depend on
         # how deep its first caller was (each function is summarised once: the work is bounded)
         interp = FunctionInterpreter(self, module, fn, depth=1, helper=True, class_name=owner,
                                      param_families=dict(families))
+        if switches:
+            interp.switches_on = {**interp.switches_on, **dict(switches)}
+        interp.wrapped_call = wrapped_call
         try:
             summary = interp.run(body_of(fn))
         except BaseException:
@@ -552,6 +565,70 @@ class Analyzer:
             raise
         self._helpers[key] = summary
         return summary
+
+    def decorator_wrappers(self, module: ParsedModule, fn: cst.FunctionDef
+                           ) -> list[tuple[ParsedModule, cst.FunctionDef, tuple[tuple[str, Literal], ...], str]]:
+        """The wrappers that decorators of the run put around ``fn`` (defined in ``module``), as
+        ``(module, wrapper def)``: ``@parsed(kind="sql")`` where ``def parsed(kind)`` returns
+        ``deco``, which returns ``wrapper``, or ``@logged`` where ``def logged(func)`` returns
+        ``wrapper``; a wrapper counts when it calls the function it wraps. What a call of ``fn``
+        gives is then what the wrapper returns (``raw = await func(...); return
+        run_sql(raw.json()["sql"])``). Library decorators, markers that return the function
+        itself and registrations give none. Each comes with the literal arguments the decoration
+        gives the factory's parameters (``api="search"``: ``(("api", "search"),)``), which decide
+        the wrapper's ``if``/``match`` on them, and the name the wrapper calls the wrapped function
+        by. Computed once per function."""
+        found = self._wrappers.get(id(fn))
+        if found is not None:
+            return found
+        out: list[tuple[ParsedModule, cst.FunctionDef, tuple[tuple[str, Literal], ...], str]] = []
+        for dec in fn.decorators:
+            expr = dec.decorator
+            target = expr.func if isinstance(expr, cst.Call) else expr
+            hit: tuple[ParsedModule, cst.FunctionDef] | None = None
+            if isinstance(target, cst.Name) and target.value in module.functions:
+                hit = (module, module.functions[target.value])
+            elif isinstance(target, (cst.Name, cst.Attribute)):
+                qn = module.imports.qualify(target)
+                hit = self.project.find_function(qn) if qn else None
+                if hit is None and isinstance(target, cst.Attribute) and isinstance(target.value, cst.Name):
+                    hit = self._instance_method(module, target.value.value, target.attr.value)
+            if hit is None:
+                continue
+            decorator: cst.FunctionDef | None = hit[1]
+            if isinstance(expr, cst.Call):  # a factory: the decorator is what it returns
+                decorator = _returned_def(hit[1])
+            wrapper = _returned_def(decorator) if decorator is not None else None
+            if decorator is None or wrapper is None:
+                continue
+            wrapped = [p.name.value for p in parameters(decorator)][:1]
+            if wrapped and any(isinstance(n, cst.Call) and dotted_name(n.func) == wrapped[0] for n in walk_own(wrapper.body)):
+                switches: dict[str, Literal] = {}
+                if isinstance(expr, cst.Call):
+                    names = [p.name.value for p in parameters(hit[1]) if p.name.value not in ("self", "cls")]
+                    for i, arg in enumerate(a for a in expr.args if a.keyword is None and not a.star):
+                        if i < len(names) and (value := literal_value(module, arg.value)) is not None:
+                            switches[names[i]] = value
+                    for arg in expr.args:
+                        if arg.keyword is not None and (value := literal_value(module, arg.value)) is not None:
+                            switches[arg.keyword.value] = value
+                out.append((hit[0], wrapper, tuple(sorted(switches.items())), wrapped[0]))
+        self._wrappers[id(fn)] = out
+        return out
+
+    def _instance_method(self, module: ParsedModule, name: str, method: str) -> tuple[ParsedModule, cst.FunctionDef] | None:
+        """``(module, def)`` of ``method`` of the module-level instance ``name`` of ``module``
+        (``sfse = ResponseParsers()`` then ``@sfse.parsed(api="search")``): the run's class the
+        name is made of, found here or imported; None otherwise."""
+        made = module.constants.get(name)
+        if not isinstance(made, cst.Call) or not isinstance(made.func, (cst.Name, cst.Attribute)):
+            return None
+        class_name = dotted_name(made.func)
+        if class_name in module.classes:
+            return self.method_of(module, class_name, method)
+        qn = module.imports.qualify(made.func)
+        hit = self.project.resolve_class(qn) if qn else None
+        return self.method_of(hit[0], hit[1], method) if hit else None
 
     def method_receivers(self, fn: cst.FunctionDef) -> dict[str, frozenset[str]]:
         """The parameters of ``fn`` a method is called on in its own body, with the methods
@@ -575,6 +652,18 @@ class Analyzer:
                     declared.update(g.name.value for g in n.names)
             found = self._own_uses[key] = ({k: frozenset(v) for k, v in calls.items()}, frozenset(declared))
         return found
+
+
+def _returned_def(fn: cst.FunctionDef) -> cst.FunctionDef | None:
+    """The function defined in ``fn``'s body that ``fn`` returns by name (``def deco(func): def
+    wrapper(...): ...; return wrapper``), or None."""
+    nested = {d.name.value: d for d in defs_in(fn)}
+    if not nested:
+        return None
+    for node in walk_own(fn.body):
+        if isinstance(node, cst.Return) and isinstance(node.value, cst.Name) and node.value.value in nested:
+            return nested[node.value.value]
+    return None
 
 
 #: Comparison operators that order sizes (a size check compares with one of these).
@@ -669,6 +758,9 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         #: point turns on, with their values (``Analyzer.closure_switches_on``): an ``if`` whose
         #: test they decide runs one branch only (``_switch_truth``).
         self.switches_on: dict[str, Literal] = {}
+        #: In a decorator's wrapper summarised as a helper: the name of the function it wraps, whose
+        #: call stands for what the decorated helper returns (``Param(WRAPPED)``).
+        self.wrapped_call: str | None = None
         self.loop_accumulators: list[set[str]] = []
         self.loop_breaks: list[list[tuple[cst.BaseExpression, str]]] = []
         #: Per enclosing ``for``: its target names, the sources it iterates (a ``return`` of the
@@ -867,7 +959,12 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
             self.expr(node.subject)
             base = dict(self.env)
             envs = []
-            for case in node.cases:
+            cases: Sequence[cst.MatchCase] = node.cases
+            if isinstance(node.subject, cst.Name) and node.subject.value in self.switches_on:
+                # ``match api: case "search": ...`` with ``api`` fixed: that case alone
+                chosen = _matching_case(node.cases, self.switches_on[node.subject.value])
+                cases = [chosen] if chosen is not None else cases
+            for case in cases:
                 self.env = dict(base)
                 if self.block(statements_of(case.body)):
                     envs.append(self.env)
@@ -901,8 +998,8 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
             if self.loop_elements and value is not None:
                 # ``for w in widgets: if w.name == n: return w``: the first match is one item
                 targets, collection, held = self.loop_elements[-1]
-                used = {n.value for n in _subexpressions(value) if isinstance(n, cst.Name)}
-                if used & targets and not used & self.loop_accumulators[-1]:
+                used = {n.value for n in walk(value) if isinstance(n, cst.Name)}  # (also in dict entries)
+                if used & (targets | self._set_per_round()) and not used & self.loop_accumulators[-1]:
                     # (the element's own sources too: an item of an API listing is one item)
                     flow = flow - collection - held
             self.summary.returns.append((self.a.site(self.mod, node), flow))
@@ -1158,6 +1255,23 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         self._apply_loop_breaks(accs, breaks, node, enumerate_target=node.target if counted else None)
         if node.orelse is not None:
             self.block(statements_of(node.orelse))
+
+    def _set_per_round(self) -> set[str]:
+        """Names the innermost ``for`` loop's body sets afresh (``x = ...``, also in a nested
+        loop) to a field picked from something (``final_text = item["text"]``,
+        ``part.get("message")``) or a literal, reading no collection a loop accumulates: one
+        round's values, so a ``return`` of one is one item, like a return of the element itself.
+        (A call's result, a recursive search's above all, is not a pick.)"""
+        loop = self.loop_nodes[-1] if self.loop_nodes else None
+        if not isinstance(loop, cst.For):
+            return set()
+        accumulated = set().union(*self.loop_accumulators)
+        out: set[str] = set()
+        for n in walk_own(loop.body):
+            if isinstance(n, cst.Assign) and _picked(n.value) and not accumulated & {
+                    x.value for x in walk(n.value) if isinstance(x, cst.Name)}:
+                out.update(t.target.value for t in n.targets if isinstance(t.target, cst.Name))
+        return out - accumulated
 
     def _assign_element(self, target: cst.BaseAssignTargetExpression, iterable: cst.BaseExpression, elem: Flow) -> None:
         """Bind a loop's target to one element: of ``enumerate(x)`` unpacked (``for i, row in
@@ -1660,8 +1774,10 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         if attr == "objects":
             return frozenset({Marker("query", self.a.site(self.mod, node))})
         if attr in cat.SCALAR_ATTRIBUTES or small_field(attr):
-            # (a field of a helper's parameter: never the whole value each caller passes)
-            return frozenset(part_of(t) for t in scalar_of(base))
+            # (a field of a helper's parameter: never the whole value each caller passes, but a
+            # small value of it: ``def class_name(obj): return obj.__class__.__name__``)
+            return frozenset(replace(t, scalar=True) if isinstance(t, Param) and t.site is None else part_of(t)
+                             for t in scalar_of(base))
         # a record's open-ended payload (``mr.description``, ``page.content``) is as large as the
         # record, as ``mr["description"]``; another field is one part of it
         keep = field_keeper(attr, base)
@@ -1933,6 +2049,10 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         file (a whole read, TL102); code outside the run (``external_call``); else what the receiver
         and arguments hold."""
         func = node.func
+        if self.wrapped_call is not None and isinstance(func, cst.Name) and func.value == self.wrapped_call:
+            # a decorator's wrapper calling the function it wraps: what each decorated helper
+            # returns (``Analyzer.decorator_wrappers``), filled in by its caller
+            return frozenset({Param(WRAPPED, None)})
         qn = self.mod.imports.qualify(func)
         dn = dotted_name(func)
         method = func.attr.value if isinstance(func, cst.Attribute) else None
@@ -2444,6 +2564,34 @@ def _switch_tested(test: cst.BaseExpression) -> str | None:
             return dotted_name(test.left)
         return None
     return dotted_name(test) if isinstance(test, (cst.Name, cst.Attribute)) else None
+
+
+def _picked(value: cst.BaseExpression) -> bool:
+    """Whether ``value`` is a field picked from something (``x["k"]``, ``x.k``, ``x.get("k")``),
+    a name or a literal: no call that makes data."""
+    if isinstance(value, (cst.SimpleString, cst.ConcatenatedString, cst.Integer, cst.Float, cst.Name,
+                          cst.Subscript, cst.Attribute)):
+        return True
+    return isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute) and value.func.attr.value == "get"
+
+
+def _matching_case(cases: Sequence[cst.MatchCase], value: Literal) -> cst.MatchCase | None:
+    """The first case of a ``match`` whose pattern takes ``value``: a literal (or ``|`` of
+    literals) equal to it, or a bare capture or ``_``; None when a pattern or guard before it
+    cannot be decided (a class pattern, a guard)."""
+    for case in cases:
+        if case.guard is not None:
+            return None
+        pattern = case.pattern
+        options = [p.pattern for p in pattern.patterns] if isinstance(pattern, cst.MatchOr) else [pattern]
+        for option in options:
+            if isinstance(option, cst.MatchAs) and option.pattern is None:
+                return case
+            if not isinstance(option, cst.MatchValue):
+                return None
+            if literal_value(None, option.value) == value:
+                return case
+    return None
 
 
 def _switch_truth(test: cst.BaseExpression, values: dict[str, Literal]) -> bool | None:

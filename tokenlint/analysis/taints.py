@@ -201,6 +201,12 @@ class Param:
     scalar: bool = False
 
 
+#: The name of the placeholder ``Param`` for what a decorated helper returns, inside the wrapper
+#: its decorator puts around it (``raw = await func(*args, **kwargs)``): each call of the decorated
+#: helper fills it in with the helper's own result.
+WRAPPED = "<wrapped>"
+
+
 @dataclass(frozen=True)
 class Measure:
     """A number that measures data: the length (``len``) or, with ``tokens``, the token count of the
