@@ -26,11 +26,11 @@ own default leaves it. Calls in test modules are no configuration of the server.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterator, Union
+from typing import TYPE_CHECKING, Iterable, Iterator, Union
 
 import libcst as cst
 
-from tokenlint.analysis.constants import int_literal, keyword_arg
+from tokenlint.analysis.constants import int_literal, keyword_arg, module_constant
 from tokenlint.source.functions import parameters
 from tokenlint.source.imports import dotted_name
 from tokenlint.source.walk import code_children, walk
@@ -69,6 +69,27 @@ def factory_settings(project: Project, module: ParsedModule, factory: cst.Functi
             out[name] = known[0]
         elif all(type(v) is int and v > 0 for v in known):
             out[name] = max(known, key=int)
+    return out
+
+
+def factory_module_names(project: Project, module: ParsedModule, factory: cst.FunctionDef,
+                         names: Iterable[str]) -> dict[str, list[tuple[ParsedModule, cst.Name]]]:
+    """Of the parameters ``names`` of the module-level function ``factory`` of ``module``, those
+    that calls of ``factory`` in the run pass a module-level name of their own module for
+    (``register_deck_tools(app, decks)`` with ``decks = {}`` at the top of the caller's module):
+    parameter -> ``(calling module, the name passed)`` per such call. The caller's name is what the
+    factory's nested tools read; a name local to the calling function is left out."""
+    out: dict[str, list[tuple[ParsedModule, cst.Name]]] = {}
+    wanted = sorted(names)
+    if not wanted:
+        return out
+    for cmod, scope, call in _factory_calls(project, module, factory):
+        for name in wanted:
+            arg = _argument(call, factory, name)
+            if isinstance(arg, cst.Name) and module_constant(cmod, arg.value) is not None and (
+                    scope is None or not (_rebinds(scope, arg.value) or
+                                          any(p.name.value == arg.value for p in parameters(scope)))):
+                out.setdefault(name, []).append((cmod, arg))
     return out
 
 

@@ -23,7 +23,7 @@ import libcst as cst
 
 from tokenlint.analysis import catalogue as cat
 from tokenlint.analysis.configured import filled_from_configuration
-from tokenlint.analysis.entry_points import Literal, factory_settings, literal_value
+from tokenlint.analysis.entry_points import Literal, factory_module_names, factory_settings, literal_value
 from tokenlint.analysis.constants import (Constants, keyword_arg, le_in_annotation, module_constant,
                                           string_literal)
 from tokenlint.analysis.external import (ACK_FAMILY, CONTEXT_FAMILY, ID_RECORDS_FAMILY, SERIALIZERS, SIZE_UNKNOWN,
@@ -234,7 +234,28 @@ class Analyzer:
                 name: frozenset(t for t in flow if not isinstance(t, Param))
                 for name, flow in interp.env.items() if name not in own and "." not in name
             }
+            self._closures[key].update(self._passed_collections(module, outer, own))
         return self._closures[key]
+
+    def _passed_collections(self, module: ParsedModule, outer: cst.FunctionDef,
+                            own: set[str]) -> dict[str, Flow]:
+        """The parameters of a module-level factory that its callers hand a module-level
+        collection of their own, filled at run time (``register_deck_tools(app, decks)`` with
+        ``decks = {}`` in the server module): each read as that collection is where it was made
+        (TL108), not as configuration. ``entry_points.factory_module_names`` finds the calls."""
+        if module.functions.get(outer.name.value) is not outer:
+            return {}
+        out: dict[str, Flow] = {}
+        for name, passed in factory_module_names(self.project, module, outer, own - {"self", "cls"}).items():
+            flows = []
+            for cmod, arg in passed:
+                value = module_constant(cmod, arg.value)
+                if value is not None and empty_collection(value) and not self.filled_from_configuration(cmod, arg.value):
+                    flows.append(frozenset({Src("TL108", self.site(cmod, arg),
+                                                f"module-level collection `{arg.value}` {RUNTIME_COLLECTION}")}))
+            if flows and len(flows) == len(passed):
+                out[name] = union(*flows)
+        return out
 
     def closure_switches_off(self, module: ParsedModule, fn: cst.FunctionDef) -> frozenset[str]:
         """Names a nested function reads from the parameters of the functions that define it
@@ -1267,10 +1288,26 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
             return set()
         accumulated = set().union(*self.loop_accumulators)
         out: set[str] = set()
+        records: list[tuple[list[str], set[str]]] = []
         for n in walk_own(loop.body):
-            if isinstance(n, cst.Assign) and _picked(n.value) and not accumulated & {
-                    x.value for x in walk(n.value) if isinstance(x, cst.Name)}:
-                out.update(t.target.value for t in n.targets if isinstance(t.target, cst.Name))
+            if not isinstance(n, cst.Assign):
+                continue
+            names = {x.value for x in walk(n.value) if isinstance(x, cst.Name)}
+            targets = [t.target.value for t in n.targets if isinstance(t.target, cst.Name)]
+            if accumulated & names:
+                continue
+            if _picked(n.value):
+                out.update(targets)
+            elif _record_of(n.value):
+                records.append((targets, names))
+        # a record made of those (``AgentResponse(results=final_text)``) is one round's too
+        grown = True
+        while grown:
+            grown = False
+            for targets, names in records:
+                if names & out and not set(targets) <= out:
+                    out.update(targets)
+                    grown = True
         return out - accumulated
 
     def _assign_element(self, target: cst.BaseAssignTargetExpression, iterable: cst.BaseExpression, elem: Flow) -> None:
@@ -2573,6 +2610,17 @@ def _picked(value: cst.BaseExpression) -> bool:
                           cst.Subscript, cst.Attribute)):
         return True
     return isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute) and value.func.attr.value == "get"
+
+
+def _record_of(value: cst.BaseExpression) -> bool:
+    """Whether ``value`` makes a record of a class (``AgentResponse(results=text)``: a callee
+    named in CapWords) or a dict literal."""
+    if isinstance(value, cst.Dict):
+        return True
+    if isinstance(value, cst.Call):
+        name = (dotted_name(value.func) or "").rpartition(".")[2]
+        return name[:1].isupper() and not name.isupper()
+    return False
 
 
 def _matching_case(cases: Sequence[cst.MatchCase], value: Literal) -> cst.MatchCase | None:
