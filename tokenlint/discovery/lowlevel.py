@@ -47,8 +47,8 @@ def find_lowlevel_tools(mod: ParsedModule, project: Project, servers: ServerRegi
     # handlers and list_tools functions, paired by server: the decorated server expression in
     # its enclosing function (``server`` of one factory is not ``server`` of another), or the
     # ``Server(on_list_tools=..., on_call_tool=...)`` call
-    handlers: list[tuple[cst.FunctionDef, object]] = []
-    listers: dict[object, list[cst.FunctionDef]] = {}
+    handlers: list[tuple[ParsedModule, cst.FunctionDef, object]] = []
+    listers: dict[object, list[tuple[ParsedModule, cst.FunctionDef]]] = {}
     for node, _cls in mod.nodes():
         if isinstance(node, cst.FunctionDef):
             for dec in node.decorators:
@@ -60,9 +60,24 @@ def find_lowlevel_tools(mod: ParsedModule, project: Project, servers: ServerRegi
                         scope = context_of(mod, node)[0]
                         key: object = (srv[0], id(scope[-1]) if scope else None)
                         if target.attr.value == "call_tool":
-                            handlers.append((node, key))
+                            handlers.append((mod, node, key))
                         else:
-                            listers.setdefault(key, []).append(node)
+                            listers.setdefault(key, []).append((mod, node))
+        elif isinstance(node, cst.Call) and isinstance(node.func, cst.Call) and node.args and \
+                isinstance(node.func.func, cst.Attribute) and node.func.func.attr.value in ("call_tool", "list_tools"):
+            # the call form ``server.call_tool()(handler)``, the handler maybe bound by
+            # ``functools.partial(call_tool_impl, server)`` or imported
+            srv = servers.server_of(mod, node.func.func.value, project)
+            if srv is None or srv[1] != FRAMEWORK:
+                continue
+            scope = context_of(mod, node)[0]
+            key = (srv[0], id(scope[-1]) if scope else None)
+            for given, _wrapper in values.callables(Val(mod, node.args[0].value, scope, _cls)):
+                registered = cast(cst.FunctionDef, given.node)
+                if node.func.func.attr.value == "call_tool":
+                    handlers.append((given.mod, registered, key))
+                else:
+                    listers.setdefault(key, []).append((given.mod, registered))
         elif isinstance(node, cst.Call):
             if servers.class_framework(mod, node.func) != FRAMEWORK:
                 continue
@@ -71,17 +86,17 @@ def find_lowlevel_tools(mod: ParsedModule, project: Project, servers: ServerRegi
                     fn = _function_named(mod, dotted_name(arg.value))
                     if fn is not None:
                         if arg.keyword.value == "on_call_tool":
-                            handlers.append((fn, id(node)))
+                            handlers.append((mod, fn, id(node)))
                         else:
-                            listers.setdefault(id(node), []).append(fn)
+                            listers.setdefault(id(node), []).append((mod, fn))
     tools: list[ToolDef] = []
-    for handler, key in handlers:
+    for hmod, handler, key in handlers:
         listed: list[str] = []
-        for lister in listers.get(key, ()):
-            for name in _listed_names(mod, values, lister):
+        for lmod, lister in listers.get(key, ()):
+            for name in _listed_names(lmod, values, lister):
                 if name not in listed:
                     listed.append(name)
-        tools.extend(_dispatch_tools(mod, handler, values, listed, unresolved))
+        tools.extend(_dispatch_tools(hmod, handler, values, listed, unresolved))
     return tools
 
 
@@ -115,14 +130,15 @@ def _function_named(mod: ParsedModule, name: str | None) -> cst.FunctionDef | No
 
 
 class _Dispatch:
-    def __init__(self, mod: ParsedModule, handler: cst.FunctionDef, values: Values | None = None) -> None:
+    def __init__(self, mod: ParsedModule, handler: cst.FunctionDef, values: Values | None = None,
+                 subjects: frozenset[str] = frozenset()) -> None:
         self.mod = mod
         self.handler = handler
         self.values = values
         self.scope = context_of(mod, handler)[0] + (handler,) if values is not None else (handler,)
         #: ``if name != "x": raise``: the names a single-tool handler accepts, and the guard
         self.guard: tuple[list[str], cst.CSTNode] | None = None
-        self.subjects: set[str] = set()
+        self.subjects: set[str] = set(subjects)
         params = [p.name.value for p in handler.params.params if p.name.value not in ("self", "cls")]
         for p in params:
             if "name" in p.lower():
@@ -624,6 +640,37 @@ def _add_objects(d: _Dispatch, items: list[Val], method: str | None, attr: str |
             d.add(name, fn, function_body(fn), func=fn, class_name=owner, module=mmod)
 
 
+def _forwarded_dispatch(d: _Dispatch, values: Values, listed: list[str] | None, unresolved: list | None,
+                        depth: int) -> list[ToolDef]:
+    """The tools of the dispatch in a function of the run the handler hands the tool name to
+    (``await self._handle_tool(name, arguments)``, ``return await dispatch(name, args)``): its
+    branches on the parameter that receives the name, when it has at least two (or a guard).
+    Empty when no such call leads to a dispatch."""
+    cls = context_of(d.mod, d.handler)[1]
+    for node in _walk(d.handler):
+        if not isinstance(node, cst.Call):
+            continue
+        positional = [a for a in node.args if a.keyword is None and not a.star]
+        at = [i for i, a in enumerate(positional) if d.is_subject(a.value)]
+        by_keyword = [a.keyword.value for a in node.args if a.keyword is not None and d.is_subject(a.value)]
+        if not at and not by_keyword:
+            continue
+        for target, _wrapper in values.callables(Val(d.mod, node.func, d.scope, cls)):
+            fn = cast(cst.FunctionDef, target.node)
+            if fn is d.handler:
+                continue
+            params = [p.name.value for p in fn.params.params]
+            if params and params[0] in ("self", "cls") and isinstance(node.func, cst.Attribute):
+                params = params[1:]
+            received = {params[i] for i in at if i < len(params)} | set(by_keyword)
+            if not received:
+                continue
+            found = _dispatch_tools(target.mod, fn, values, listed, None, frozenset(received), depth + 1)
+            if len(found) >= 2 or (len(found) == 1 and found[0].name != fn.name.value):
+                return found
+    return []
+
+
 def _wrapped_function(values: Values, call: cst.Call, leaf: Val):
     """``(function Val, tool name)`` when ``call`` wraps a function of the run as a tool: its first
     positional argument (or ``fn``/``func``/``function``) is a ``def``; the name is the call's
@@ -741,8 +788,9 @@ def _records(values: Values, mod: ParsedModule, name: str, depth: int):
 
 
 def _dispatch_tools(mod: ParsedModule, handler: cst.FunctionDef, values: Values | None = None,
-                    listed: list[str] | None = None, unresolved: list | None = None) -> list[ToolDef]:
-    d = _Dispatch(mod, handler, values)
+                    listed: list[str] | None = None, unresolved: list | None = None,
+                    subjects: frozenset[str] = frozenset(), depth: int = 0) -> list[ToolDef]:
+    d = _Dispatch(mod, handler, values, subjects)
     d.visit_block(function_body(handler))
     branches, d.tools = d.tools, []
     # objects looked up by name win over branches that only special-case some names, not
@@ -750,6 +798,12 @@ def _dispatch_tools(mod: ParsedModule, handler: cst.FunctionDef, values: Values 
     registry = [t for t in branches if t.name in d.registry_names]
     _object_dispatch(d, fallback=not branches)
     d.tools = registry + d.tools + branches
+    if not d.tools and d.guard is None and values is not None and depth < 2:
+        # ``result = await self._handle_tool(name, arguments)``: the dispatch is in the function
+        # the handler hands the tool name to
+        forwarded = _forwarded_dispatch(d, values, listed, unresolved, depth)
+        if forwarded:
+            return forwarded
     if not d.tools:
         if d.guard is not None:  # a single tool: ``if name != "x": raise``
             for name in d.guard[0]:
