@@ -2164,6 +2164,12 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         if qn in ("sqlalchemy.select", "sqlalchemy.sql.select", "sqlmodel.select"):
             self._args_flow(node)
             return frozenset({Marker("query", site)})
+        if method == "get" and isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and node.args \
+                and func.value.value not in self.env and _literal_table(module_constant(self.mod, func.value.value)):
+            # ``REASONS.get(code.lower(), "request failed")``: one value of a module-level table of
+            # literals, whatever the key read from the data (or the default)
+            self._args_flow(node)
+            return union(*(self.expr(a.value) for a in node.args[1:]))
         if method == "get" and isinstance(func, cst.Attribute) and node.args and \
                 small_field(string_literal(node.args[0].value) or "") \
                 and not (self.args_style == "mapping" and is_arguments_name(dotted_name(func.value))):
@@ -2910,6 +2916,13 @@ def _position_value(value: cst.BaseExpression | None) -> bool:
     if isinstance(func, cst.Attribute):
         return func.attr.value in _POSITION_METHODS
     return isinstance(func, cst.Name) and func.value == "len"
+
+
+def _literal_table(value: cst.BaseExpression | None) -> bool:
+    """Whether ``value`` is a non-empty dict display whose every value is a literal scalar (a
+    table of messages, codes or labels)."""
+    return isinstance(value, cst.Dict) and bool(value.elements) and all(
+        isinstance(e, cst.DictElement) and _literal_scalar(e.value) for e in value.elements)
 
 
 def _literal_scalar(value: cst.BaseExpression) -> bool:

@@ -5,7 +5,8 @@ A server may read JSON-RPC messages from stdin and dispatch on their ``method`` 
 tools are whatever that code looks up at run time; tokenlint lists the tools of the SDKs only, so
 such a module is reported as an unresolved registration (TL002) rather than passing as a module
 with no tools. A ``"tools/call"`` sent as a value (``{"method": "tools/call"}``, a client) is not
-a dispatch.
+a dispatch; nor is one compared alone (a middleware or a log reader testing ``context.method ==
+"tools/call"``): a server answers ``"tools/list"`` or ``"initialize"`` too.
 """
 
 from __future__ import annotations
@@ -17,20 +18,28 @@ from tokenlint.source.project import ParsedModule
 from tokenlint.source.walk import literal_string
 
 
+#: Other JSON-RPC methods a server answers (MCP specification, "Lifecycle" and "Listing Tools").
+_SERVER_METHODS = frozenset({"tools/list", "initialize"})
+
+
 def tools_call_dispatch(mod: ParsedModule) -> cst.CSTNode | None:
     """The first place ``mod`` dispatches on the JSON-RPC method ``"tools/call"`` (MCP
     specification, "Calling Tools"): a comparison with it, a dict entry keyed by it, or a
-    ``case`` matching it; None when there is none."""
+    ``case`` matching it, in a module that dispatches on ``"tools/list"`` or ``"initialize"``
+    the same way; None when there is none."""
+    found: cst.CSTNode | None = None
+    others = False
     for node, _ in mod.nodes():
+        keys: list[str | None] = []
         if isinstance(node, cst.Comparison):
-            if any(literal_string(t.comparator) == TOOLS_CALL for t in node.comparisons) or \
-                    literal_string(node.left) == TOOLS_CALL:
-                return node
+            keys = [literal_string(node.left), *(literal_string(t.comparator) for t in node.comparisons)]
         elif isinstance(node, cst.DictElement):
-            if literal_string(node.key) == TOOLS_CALL:
-                return node
-        elif isinstance(node, cst.MatchCase):
-            pattern = node.pattern
-            if isinstance(pattern, cst.MatchValue) and literal_string(pattern.value) == TOOLS_CALL:
-                return node
+            keys = [literal_string(node.key)]
+        elif isinstance(node, cst.MatchCase) and isinstance(node.pattern, cst.MatchValue):
+            keys = [literal_string(node.pattern.value)]
+        if TOOLS_CALL in keys and found is None:
+            found = node
+        others = others or any(k in _SERVER_METHODS for k in keys)
+        if found is not None and others:
+            return found
     return None

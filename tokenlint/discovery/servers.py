@@ -122,7 +122,8 @@ class ServerRegistry:
                 )
                 fw = None
                 if isinstance(value, cst.Call):
-                    fw = self.class_framework(mod, value.func) or self.factory_framework(mod, value.func)
+                    fw = self.class_framework(mod, value.func) or self.factory_framework(mod, value.func) or \
+                        _other_mcp_server(mod, value.func)
                 if fw is None and isinstance(node, cst.AnnAssign):
                     fw = self.class_framework(mod, node.annotation.annotation)
                 if fw is None and isinstance(value, (cst.Name, cst.Attribute)):
@@ -275,6 +276,20 @@ class ServerRegistry:
 
 
 _SERVERISH = re.compile(r"(mcp|server)", re.I)
+
+
+def _other_mcp_server(mod: ParsedModule, func: cst.BaseExpression) -> str | None:
+    """``UNRESOLVED_FRAMEWORK`` for a call of a server class of an MCP framework tokenlint does
+    not know (``zeromcp.McpServer(...)``): a class (a CapWords name) imported from outside the
+    run whose qualified name says MCP and whose own name is no client's; None otherwise. Its
+    ``@x.tool()`` decorators are then read as FastMCP-style registrations."""
+    qn = mod.imports.qualify(func) if isinstance(func, (cst.Name, cst.Attribute)) else None
+    if qn is None:
+        return None
+    last = qn.rsplit(".", 1)[-1]
+    if not last[:1].isupper() or "client" in last.lower() or not re.search(r"mcp", qn, re.I):
+        return None
+    return UNRESOLVED_FRAMEWORK
 
 
 def _unwrap_optional(node: cst.BaseExpression) -> cst.BaseExpression:
