@@ -24,9 +24,9 @@ from typing import TYPE_CHECKING, AbstractSet, Callable, Iterator, Sequence, cas
 import libcst as cst
 
 from tokenlint.analysis import catalogue as cat
-from tokenlint.analysis.external import whole_record_sources, writes_by_name
+from tokenlint.analysis.external import drained, whole_record_sources, writes_by_name
 from tokenlint.analysis.interpreter import Analyzer, FunctionInterpreter, SizeCheck, Summary
-from tokenlint.analysis.taints import Site, Src, sources
+from tokenlint.analysis.taints import Flow, Marker, Site, Src, sources
 from tokenlint.analysis.values import is_arguments_name
 from tokenlint.discovery import ToolDef, function_body
 from tokenlint.source.imports import dotted_name
@@ -121,6 +121,8 @@ def analyse_tool(analyzer: Analyzer, tool: ToolDef) -> ToolFacts:
         # (a collection the platform's configuration sizes is no data: ``Bound.configured``)
         srcs = [s for s in sources(flow) + whole_record_sources(flow)
                 if (s.bound is None or not s.bound.configured) and not (s.posted and writer)]
+        if not srcs and not summary.runtime_fit:  # (a cursor handed to the runtime's fitter is fitted)
+            srcs = _returned_cursors(flow, ret_site)
         if srcs:
             facts.data_returns.append(ret_site)
         for src in srcs:
@@ -229,6 +231,14 @@ def _counts_items(param: str | None) -> bool:
         return True  # ``page_size``, ``per_page``, ``pageSize``: items per page
     return not ws & {"chars", "char", "length", "len", "bytes", "size", "tokens", "characters"} and \
         bool(ws & {"limit", "count", "results", "rows", "items", "events", "lines", "top", "k", "n", "max", "num"})
+
+
+def _returned_cursors(flow: Flow, site: Site) -> list[Src]:
+    """The result of a query put into the response as it is (``result = await
+    session.execute(query)``, then ``json.dumps(result)``): a client whose ``execute`` answers
+    with the data (a GraphQL session) sends every row of it (TL101). A database cursor is never
+    sent as it is; its rows are read first (``fetchall()``), which is followed on its own."""
+    return sources(drained([t for t in flow if isinstance(t, Marker) and t.kind == "cursor"], site, "returning"))
 
 
 def _continuation(tool: ToolDef, interp: FunctionInterpreter, summary: Summary) -> tuple[bool, Site | None]:

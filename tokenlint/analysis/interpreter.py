@@ -2128,7 +2128,9 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
             name in cat.RUNTIME_FITTERS and qn is None and dn in cat.RUNTIME_FITTERS
         ):
             flow = self._args_flow(node)
-            flow = union(frozenset(part_of(t) for t in flow), frozenset(whole_record_sources(flow)))
+            # (what a client's ``execute`` answered, fitted as it is: its rows, now fitted)
+            flow = union(frozenset(part_of(t) for t in flow), frozenset(whole_record_sources(flow)),
+                         drained(markers(flow, "cursor"), site, "fitting"))
             self.summary.runtime_fit = True
             return apply_bound(flow, Bound(site, fixed=None, tokens=True))
 
@@ -2332,6 +2334,11 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         if external is not None:
             return external
         flow = union(recv, args)
+        if (qn or dn or "").rsplit(".", 1)[-1] in ("dumps", "dump", "safe_dump") and markers(args, "cursor"):
+            # ``json.dumps(result)`` of what a client's ``execute`` answered (a GraphQL session's
+            # data): every row of it, as when it is returned as it is (a database cursor cannot
+            # be serialized: its rows are read first)
+            flow = union(flow, drained(markers(args, "cursor"), site, f"{qn or dn}()"))
         # a whole record stays whole through a conversion (``str(entry)``, ``json.dumps(entry)``)
         return frozenset(t for t in flow if not isinstance(t, Marker) or t.whole)
 
