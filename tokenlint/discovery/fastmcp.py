@@ -19,6 +19,7 @@ from tokenlint.discovery.servers import ServerRegistry, _string
 from tokenlint.discovery.values import (
     Val,
     Values,
+    arguments_env,
     class_derived_name,
     class_of,
     context_of,
@@ -493,14 +494,8 @@ def _decorated_by(values: Values, mod: ParsedModule, scope, param: str, cls: str
             if isinstance(expr, cst.Name) and expr.value == decorator.name.value and factory is None:
                 pass
             elif factory is not None and isinstance(expr, cst.Call) and dotted_name(expr.func) == factory.name.value:
-                dec_scope = context_of(mod, expr)[0]
-                names = [p.name.value for p in factory.params.params]
-                positional = [a for a in expr.args if a.keyword is None and not a.star]
-                for pname, a in zip(names, positional):
-                    env[pname] = Val(mod, a.value, dec_scope, cls)
-                for a in expr.args:
-                    if a.keyword is not None:
-                        env[a.keyword.value] = Val(mod, a.value, dec_scope, cls)
+                env = arguments_env(Val(mod, expr, context_of(mod, expr)[0], cls),
+                                    [p.name.value for p in factory.params.params])
             else:
                 continue
             out.append((Val(mod, node, context_of(mod, node)[0] + (node,), cls), env))

@@ -25,6 +25,7 @@ nothing for modules without a registration that needs it.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import cast
 
 import libcst as cst
 
@@ -418,14 +419,7 @@ class Values:
                 scope = context_of(other, node)[0]
                 if not any(c.node is fn for c in self.expand(Val(other, node.func, scope, cls))):
                     continue
-                env: Env = {}
-                positional = [a for a in node.args if a.keyword is None and not a.star]
-                for pname, arg in zip(params, positional):
-                    env[pname] = Val(other, arg.value, scope, cls)
-                for arg in node.args:
-                    if arg.keyword is not None:
-                        env[arg.keyword.value] = Val(other, arg.value, scope, cls)
-                envs.append(env)
+                envs.append(arguments_env(Val(other, node, scope, cls), params))
         self._call_envs[key] = envs[:MAX_ENVS]
         return self._call_envs[key]
 
@@ -472,6 +466,21 @@ class Values:
                         # (a ``@functools.wraps(fn)`` wrapper stands for the ``fn`` it was given,
                         # which could not be followed here: no tool of its own)
                         out.append((res, None))
+
+
+def arguments_env(call: Val, params: list[str]) -> Env:
+    """The parameters ``params`` (in order) bound to the arguments of the call ``call``:
+    positional ones by position (up to a ``*args``), keywords by name; each read where the call
+    is."""
+    node = cast(cst.Call, call.node)
+    env: Env = {}
+    positional = [a for a in node.args if a.keyword is None and not a.star]
+    for pname, arg in zip(params, positional):
+        env[pname] = Val(call.mod, arg.value, call.scope, call.cls)
+    for arg in node.args:
+        if arg.keyword is not None:
+            env[arg.keyword.value] = Val(call.mod, arg.value, call.scope, call.cls)
+    return env
 
 
 def bind(target: cst.CSTNode, item: Val, env: Env, values: Values | None = None) -> None:
