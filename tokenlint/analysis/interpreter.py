@@ -247,15 +247,23 @@ class Analyzer:
             return {}
         out: dict[str, Flow] = {}
         for name, passed in factory_module_names(self.project, module, outer, own - {"self", "cls"}).items():
-            flows = []
-            for cmod, arg in passed:
-                value = module_constant(cmod, arg.value)
-                if value is not None and empty_collection(value) and not self.filled_from_configuration(cmod, arg.value):
-                    flows.append(frozenset({Src("TL108", self.site(cmod, arg),
-                                                f"module-level collection `{arg.value}` {RUNTIME_COLLECTION}")}))
-            if flows and len(flows) == len(passed):
-                out[name] = union(*flows)
+            flows = [self.runtime_collection(cmod, arg) for cmod, arg in passed]
+            if all(flows):
+                out[name] = union(*cast("list[Flow]", flows))
         return out
+
+    def runtime_collection(self, module: ParsedModule, node: cst.Name) -> Flow | None:
+        """What the module-level name ``node`` of ``module`` holds when it is bound to an empty
+        collection: filled at run time, so its size depends on data (a TL108 source); ``EMPTY``
+        when only the process's start-up configuration fills it (``filled_from_configuration``:
+        ``ALLOWED_DIRS[:] = dirs`` from ``sys.argv``, the operator's handful). None when the
+        name is bound to anything else."""
+        value = module_constant(module, node.value)
+        if value is None or not empty_collection(value):
+            return None
+        if self.filled_from_configuration(module, node.value):
+            return EMPTY
+        return frozenset({Src("TL108", self.site(module, node), f"module-level collection `{node.value}` {RUNTIME_COLLECTION}")})
 
     def closure_switches_off(self, module: ParsedModule, fn: cst.FunctionDef) -> frozenset[str]:
         """Names a nested function reads from the parameters of the functions that define it
@@ -645,11 +653,8 @@ class Analyzer:
         if not isinstance(made, cst.Call) or not isinstance(made.func, (cst.Name, cst.Attribute)):
             return None
         class_name = dotted_name(made.func)
-        if class_name in module.classes:
-            return self.method_of(module, class_name, method)
-        qn = module.imports.qualify(made.func)
-        hit = self.project.resolve_class(qn) if qn else None
-        return self.method_of(hit[0], hit[1], method) if hit else None
+        family = f"{module.module_name}.{class_name}" if class_name in module.classes else module.imports.qualify(made.func)
+        return self.family_method(family, method) if family else None
 
     def method_receivers(self, fn: cst.FunctionDef) -> dict[str, frozenset[str]]:
         """The parameters of ``fn`` a method is called on in its own body, with the methods
@@ -2447,12 +2452,10 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
     def module_collection(self, node: cst.Name) -> Flow:
         """A module-level collection read by the tool: empty at import, filled at run time (a
         dict of notes, a list loaded at start-up), so its size depends on data (TL108)."""
+        held = self.a.runtime_collection(self.mod, node)
+        if held is not None:
+            return held
         value = module_constant(self.mod, node.value)
-        if value is not None and empty_collection(value) and self.a.filled_from_configuration(self.mod, node.value):
-            return EMPTY  # ``ALLOWED_DIRS[:] = dirs`` from ``sys.argv``: the operator's handful
-        if value is not None and empty_collection(value):
-            return frozenset({Src("TL108", self.a.site(self.mod, node),
-                                  f"module-level collection `{node.value}` {RUNTIME_COLLECTION}")})
         if isinstance(value, cst.Call) and isinstance(value.func, (cst.Name, cst.Attribute)):
             family = self.mod.imports.qualify(value.func)
             if family is not None and not is_stdlib(family) and family.rsplit(".", 1)[-1][:1].isupper() \

@@ -25,6 +25,7 @@ from tokenlint.discovery.servers import ServerRegistry, _string, _walk
 from tokenlint.discovery.values import (
     Val,
     Values,
+    arguments_env,
     bind_args,
     class_of,
     context_of,
@@ -640,20 +641,14 @@ def _add_objects(d: _Dispatch, items: list[Val], method: str | None, attr: str |
             d.add(name, fn, function_body(fn), func=fn, class_name=owner, module=mmod)
 
 
-def _forwarded_dispatch(d: _Dispatch, values: Values, listed: list[str] | None, unresolved: list | None,
-                        depth: int) -> list[ToolDef]:
+def _forwarded_dispatch(d: _Dispatch, values: Values, listed: list[str] | None, depth: int) -> list[ToolDef]:
     """The tools of the dispatch in a function of the run the handler hands the tool name to
     (``await self._handle_tool(name, arguments)``, ``return await dispatch(name, args)``): its
     branches on the parameter that receives the name, when it has at least two (or a guard).
     Empty when no such call leads to a dispatch."""
     cls = context_of(d.mod, d.handler)[1]
     for node in _walk(d.handler):
-        if not isinstance(node, cst.Call):
-            continue
-        positional = [a for a in node.args if a.keyword is None and not a.star]
-        at = [i for i, a in enumerate(positional) if d.is_subject(a.value)]
-        by_keyword = [a.keyword.value for a in node.args if a.keyword is not None and d.is_subject(a.value)]
-        if not at and not by_keyword:
+        if not isinstance(node, cst.Call) or not any(d.is_subject(a.value) for a in node.args if not a.star):
             continue
         for target, _wrapper in values.callables(Val(d.mod, node.func, d.scope, cls)):
             fn = cast(cst.FunctionDef, target.node)
@@ -662,7 +657,8 @@ def _forwarded_dispatch(d: _Dispatch, values: Values, listed: list[str] | None, 
             params = [p.name.value for p in fn.params.params]
             if params and params[0] in ("self", "cls") and isinstance(node.func, cst.Attribute):
                 params = params[1:]
-            received = {params[i] for i in at if i < len(params)} | set(by_keyword)
+            bound = arguments_env(Val(d.mod, node, d.scope, cls), params)
+            received = {p for p, given in bound.items() if d.is_subject(cast(cst.BaseExpression, given.node))}
             if not received:
                 continue
             found = _dispatch_tools(target.mod, fn, values, listed, None, frozenset(received), depth + 1)
@@ -801,7 +797,7 @@ def _dispatch_tools(mod: ParsedModule, handler: cst.FunctionDef, values: Values 
     if not d.tools and d.guard is None and values is not None and depth < 2:
         # ``result = await self._handle_tool(name, arguments)``: the dispatch is in the function
         # the handler hands the tool name to
-        forwarded = _forwarded_dispatch(d, values, listed, unresolved, depth)
+        forwarded = _forwarded_dispatch(d, values, listed, depth)
         if forwarded:
             return forwarded
     if not d.tools:

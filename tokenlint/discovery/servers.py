@@ -280,9 +280,10 @@ _SERVERISH = re.compile(r"(mcp|server)", re.I)
 
 def _other_mcp_server(mod: ParsedModule, func: cst.BaseExpression) -> str | None:
     """``UNRESOLVED_FRAMEWORK`` for a call of a server class of an MCP framework tokenlint does
-    not know (``zeromcp.McpServer(...)``): a class (a CapWords name) imported from outside the
-    run whose qualified name says MCP and whose own name is no client's; None otherwise. Its
-    ``@x.tool()`` decorators are then read as FastMCP-style registrations."""
+    not know (``zeromcp.McpServer(...)``): an imported class (a CapWords name) whose qualified
+    name says MCP and whose own name is no client's; None otherwise. Its ``@x.tool()``
+    decorators are then read as FastMCP-style registrations. (A class of the run imported from
+    another module counts too: the registry is filled module by module, without the project.)"""
     qn = mod.imports.qualify(func) if isinstance(func, (cst.Name, cst.Attribute)) else None
     if qn is None:
         return None
