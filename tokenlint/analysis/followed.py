@@ -710,11 +710,26 @@ def _walk(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
         stack.extend(code_children(n))
 
 
+#: Methods that add to a collection in place (``self.errors.append(line)``).
+_FILLING_METHODS = frozenset({"append", "extend", "add", "update", "insert", "setdefault", "appendleft"})
+#: Keywords of a field declaration that make each instance a new empty collection:
+#: ``dataclasses.field(default_factory=list)``, ``attrs.field(factory=list)``,
+#: ``pydantic.Field(default_factory=dict)``.
+_FACTORY_KEYWORDS = frozenset({"default_factory", "factory"})
+
+
 def find_instance_collections(mod: ParsedModule, class_name: str) -> frozenset[str]:
-    """Attributes of ``class_name`` in ``mod`` that its methods set to an empty collection."""
+    """Attributes of ``class_name`` in ``mod`` that hold run-time data: those its methods set to
+    an empty collection (``self.notes = {}``), and fields declared empty for each instance
+    (``errors: list[str] = field(default_factory=list)``) that its own methods fill
+    (``self.errors.append(line)``, ``self.seen[key] = v``, ``self.lines += more``). A field
+    declared so but only ever filled from outside is a record's field, not the object's data."""
     names: set[str] = set()
     cls = mod.classes.get(class_name)
     if cls is not None:
+        declared = {n for n, value in _class_fields(cls) if _empty_factory(value)}
+        if declared:
+            names |= declared & _self_filled(cls)
         stack: list[cst.CSTNode] = [cls.body]
         while stack:
             n = stack.pop()
@@ -726,6 +741,50 @@ def find_instance_collections(mod: ParsedModule, class_name: str) -> frozenset[s
                         names.add(dn[5:])
             stack.extend(code_children(n))
     return frozenset(names)
+
+
+def _class_fields(cls: cst.ClassDef) -> Iterator[tuple[str, cst.BaseExpression]]:
+    """``(name, value)`` of each field a class body declares with a value (``x: T = v``)."""
+    for stmt in cls.body.body:
+        if isinstance(stmt, cst.SimpleStatementLine):
+            for small in stmt.body:
+                if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name) and small.value is not None:
+                    yield small.target.value, small.value
+
+
+def _empty_factory(value: cst.BaseExpression) -> bool:
+    """Whether a field's declared value makes a new empty collection per instance
+    (``field(default_factory=list)``, ``Field(default_factory=lambda: [])``)."""
+    if not isinstance(value, cst.Call):
+        return False
+    for arg in value.args:
+        if arg.keyword is not None and arg.keyword.value in _FACTORY_KEYWORDS:
+            factory = arg.value
+            if isinstance(factory, cst.Lambda):
+                return empty_collection(factory.body)
+            return (dotted_name(factory) or "").split(".")[-1] in ("list", "dict", "set", "deque", "OrderedDict",
+                                                                   "Counter", "defaultdict")
+    return False
+
+
+def _self_filled(cls: cst.ClassDef) -> frozenset[str]:
+    """Attributes of ``self`` the methods of ``cls`` add to in place: ``self.x.append(v)`` (any
+    of ``_FILLING_METHODS``), ``self.x[k] = v`` and ``self.x += more``."""
+    out: set[str] = set()
+    for n in walk(cls.body):
+        target: cst.BaseExpression | None = None
+        if isinstance(n, cst.Call) and isinstance(n.func, cst.Attribute) and n.func.attr.value in _FILLING_METHODS:
+            target = n.func.value
+        elif isinstance(n, cst.Assign):
+            for t in n.targets:
+                if isinstance(t.target, cst.Subscript):
+                    target = t.target.value
+        elif isinstance(n, cst.AugAssign):
+            target = n.target
+        dn = dotted_name(target) if target is not None else None
+        if dn and dn.startswith("self.") and dn.count(".") == 1:
+            out.add(dn[5:])
+    return frozenset(out)
 
 
 def _leaving_sites(summary: Summary) -> frozenset[Site]:

@@ -1782,6 +1782,14 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
                                       f"instance collection `{dn}` {RUNTIME_COLLECTION}")})
         base = self.expr(node.value)
         attr = node.attr.value
+        for family in sorted({t.family for t in base if isinstance(t, Marker) and t.kind == "object"
+                              and t.family and not t.whole}):
+            hit = self.a.project.resolve_class(family)
+            if hit and attr in self.a.instance_collections(hit[0], hit[1]):
+                # ``runner.errors`` of a local ``runner = BuildRunner(target)`` whose methods fill
+                # ``self.errors``: what the object collected while the tool ran it
+                return frozenset({Src("TL108", self.a.site(self.mod, node),
+                                      f"instance collection `{dn or attr}` {RUNTIME_COLLECTION}")})
         if not base and isinstance(node.value, (cst.Name, cst.Attribute)) and \
                 (held_family := self._chain_class(node)) is not None:
             # ``cluster.api`` of a module-level ``cluster = Cluster()`` whose ``__init__`` sets
