@@ -81,6 +81,10 @@ HANDLE_FUNCTIONS: dict[str, str] = {
     "sqlalchemy.create_engine": "db",
 }
 
+#: Classes whose objects carry a result another task, thread or process sets later
+#: (``asyncio.Future``, ``concurrent.futures.Future``; ``loop.create_future()`` makes the first).
+FUTURE_CLASSES = frozenset({"asyncio.Future", "asyncio.futures.Future", "concurrent.futures.Future"})
+
 HTTP_METHODS = frozenset({"get", "post", "put", "patch", "delete", "request", "head", "send", "stream"})
 
 #: Builtins whose result is a number or flag, never the data itself.

@@ -2157,6 +2157,11 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
                 if bound == "aggregate":
                     return EMPTY
             return frozenset({Src(code, site, what, bound)})
+        if method == "create_future" or qn in cat.FUTURE_CLASSES:
+            # ``future = loop.create_future()`` awaited for what a listener task sets from a worker
+            # process's reply (``future.set_result(msg["result"])``): code elsewhere decides it
+            self._args_flow(node)
+            return frozenset({Src("TL108", site, f"a future's result, set by other code {SIZE_UNKNOWN}")})
         if qn in cat.HANDLE_FUNCTIONS or (qn is None and dn in ("open",)):
             kind = cat.HANDLE_FUNCTIONS.get(qn or "open", "file")
             if kind == "http_response":

@@ -196,7 +196,13 @@ def scalar_name(name: str) -> bool:
     ``total_count``, ``num_pages``, ``is_valid``, ``has_more``): a scalar word first, or a
     count-like word last."""
     ws = words(name)
+    if ws in (["rc"], ["returncode"], ["exitcode"]) or (len(ws) == 2 and ws[1] == "code" and ws[0] in _RESULT_CODE_OF):
+        return True  # a process's or a request's result code (``exit_code``, ``status_code``)
     return bool(ws) and (ws[0] in SCALAR_WORDS or (len(ws) > 1 and ws[-1] in ("count", "total", "size", "len", "length")))
+
+
+#: First words of ``…_code`` fields that hold a result code, not source code (``exit_code``).
+_RESULT_CODE_OF = frozenset({"exit", "return", "status", "error", "http", "response", "result"})
 
 
 #: Last words of a field that names, locates or classifies one thing: a short string however
