@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Sequence, cast
 
 import libcst as cst
@@ -34,6 +35,7 @@ from tokenlint.analysis.followed import (FollowedCalls, annotation_class, find_i
                                          find_instance_collections)
 from tokenlint.analysis.knowledge import Knowledge
 from tokenlint.analysis.library_calls import LibraryCalls
+from tokenlint.analysis.packaged import packaged_path, written_paths
 from tokenlint.analysis.shapes import Shape, call_shape, small_field, words
 from tokenlint.analysis.state import SqlBound
 from tokenlint.analysis.taints import (EMPTY, WRAPPED, Bound, Flow, Marker, Measure, Param, Site, Src, Taint, apply_bound, markers,
@@ -162,6 +164,7 @@ class Analyzer:
         self._wrappers: dict[int, list[tuple[ParsedModule, cst.FunctionDef, tuple[tuple[str, Literal], ...], str]]] = {}
         self._own_uses: dict[int, tuple[dict[str, frozenset[str]], frozenset[str]]] = {}
         self._instance_collections: dict[tuple[str, str], frozenset[str]] = {}
+        self._written_files: dict[str, frozenset[Path]] = {}
         self._instance_attributes: dict[tuple[str, str], dict[str, str]] = {}
         self._enclosing: dict[str, dict[int, cst.FunctionDef]] = {}
         self._stored_entries: dict[str, dict[str, list[cst.BaseExpression]]] = {}
@@ -311,6 +314,18 @@ class Analyzer:
                 # callers are in its encloser)
                 on = {k: v for k, v in factory_settings(self.project, module, outer, off).items() if v}
             found = self._switches[id(outer)] = (off - set(on), on)
+        return found
+
+    def packaged_file(self, module: ParsedModule, fn: cst.CSTNode | None, expr: cst.BaseExpression) -> Path | None:
+        """The file shipped beside the code that ``expr`` names in ``fn`` of ``module``
+        (``packaged.packaged_path``: its authors' text, no data source), or None."""
+        return packaged_path(module, fn, expr, self._module_writes)
+
+    def _module_writes(self, module: ParsedModule) -> frozenset[Path]:
+        """The files ``module`` writes (``packaged.written_paths``), once per module in a run."""
+        found = self._written_files.get(module.module_name)
+        if found is None:
+            found = self._written_files[module.module_name] = written_paths(module)
         return found
 
     def instance_collections(self, module: ParsedModule, class_name: str) -> frozenset[str]:
@@ -2150,6 +2165,8 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         if qn in cat.SOURCE_FUNCTIONS:
             code, what = cat.SOURCE_FUNCTIONS[qn]
             args = self._args_flow(node)
+            if code in ("TL102", "TL103") and node.args and self.a.packaged_file(self.mod, self.fn, node.args[0].value):
+                return EMPTY  # ``os.listdir(Path(__file__).parent / "prompts")``: the package's own files
             bound: SqlBound
             bound = None
             if code == "TL101":
@@ -2167,6 +2184,10 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
             if kind == "http_response":
                 return self.request_response(node, site)
             self._args_flow(node)
+            if kind == "file" and node.args and self.a.packaged_file(self.mod, self.fn, node.args[0].value):
+                # ``open(os.path.join(os.path.dirname(__file__), "templates.json"))``: a file
+                # shipped with the code, its authors' text (labelling rule 6)
+                return EMPTY
             capture = True
             if kind == "process":
                 # run() returns text in .stdout; Popen/create_subprocess_* give streams

@@ -67,6 +67,12 @@ class LibraryCalls(InterpreterState):
                 if bound == "aggregate":
                     return EMPTY
                 return frozenset({Src("TL101", site, f".{method}()", bound)})
+        if method in ("read_text", "read_bytes", "iterdir", "rglob", "glob", "walk") and \
+                isinstance(node.func, cst.Attribute) and self.a.packaged_file(self.mod, self.fn, node.func.value):
+            # ``(Path(__file__).parent / "skills" / "intro.md").read_text()``: shipped with the
+            # code, its authors' text (``packaged``; labelling rule 6)
+            self._args_flow(node)
+            return EMPTY
         if method in ("read_text", "read_bytes"):
             return frozenset({Src("TL102", site, f".{method}()")})
         if method in ("iterdir", "rglob") or (method in ("glob", "walk") and not markers(recv)):
