@@ -212,6 +212,18 @@ class Values:
                     hit = self.project.resolve(qn)
                     if hit is not None:
                         return self.module_name(hit[0], hit[1], calls=calls, depth=depth + 1, seen=seen)
+            if dn is None or dn.partition(".")[0] not in ("self", "cls"):
+                # ``warehouse.dump_table`` of ``warehouse = Warehouse(path)``: the method of the
+                # class of the run that made the object
+                methods = []
+                for made in self.expand(Val(v.mod, node.value, v.scope, v.cls), env, depth=depth + 1, seen=seen):
+                    if isinstance(made.node, cst.Call):
+                        hit_class = class_of(self, Val(made.mod, made.node.func, made.scope, made.cls))
+                        found = find_method(self, hit_class[0], hit_class[1], node.attr.value) if hit_class else None
+                        if found is not None:
+                            methods.append(Val(found[0], found[1], (found[1],), found[2]))
+                if methods:
+                    return methods
             return [v]
         if isinstance(node, cst.Subscript) and len(node.slice) == 1 and isinstance(index := node.slice[0].slice, cst.Index) \
                 and isinstance(index.value, (cst.Ellipsis, cst.Integer)):
@@ -248,6 +260,18 @@ class Values:
         if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Add):
             return (self.expand(Val(v.mod, node.left, v.scope, v.cls), env, calls=calls, depth=depth + 1, seen=seen)
                     + self.expand(Val(v.mod, node.right, v.scope, v.cls), env, calls=calls, depth=depth + 1, seen=seen))
+        if isinstance(node, cst.Call) and dotted_name(node.func) == "getattr" and len(node.args) in (2, 3) \
+                and all(a.keyword is None and not a.star for a in node.args):
+            # ``getattr(warehouse, name)`` with ``name`` one string of a table (a loop's binding,
+            # a constant): the attribute it names, ``warehouse.dump_table``
+            attr = string_value(self, Val(v.mod, node.args[1].value, v.scope, v.cls), env)
+            if attr is not None and attr.isidentifier():
+                named = cst.Attribute(value=node.args[0].value, attr=cst.Name(attr))
+                leaves = self.expand(Val(v.mod, named, v.scope, v.cls), env, calls=calls, depth=depth + 1, seen=seen)
+                if any(leaf.node is not named for leaf in leaves):
+                    return leaves
+                # (an attribute that cannot be followed, a tag ``getattr(fn, TAG, None)``: the
+                # call itself stays the leaf, for what reads it)
         if isinstance(node, cst.Call) and calls:
             results = self.call_results(v, env, depth=depth, seen=seen)
             if results:
