@@ -142,7 +142,9 @@ class ServerRegistry:
                     key = f"{mod.module_name}.{dn}"
                     if fw:
                         self.objects[key] = fw
-                    elif value is not None:
+                    elif value is not None and not (isinstance(value, cst.Name) and dn.startswith("self.")):
+                        # (``self.srv = srv`` of an untyped parameter is unknown, not known to be
+                        # no server: another module may hand a server in, ``FileTools(app)``)
                         self.non_servers.add(key)
             elif isinstance(node, cst.Param) and node.annotation is not None:
                 fw = self.class_framework(mod, _unwrap_optional(node.annotation.annotation))
