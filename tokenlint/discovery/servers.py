@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import Sequence
 
 import libcst as cst
 
@@ -68,6 +69,14 @@ class ServerRegistry:
                 continue
             for base in cls.bases:
                 fw = self.class_framework(mod, base.value)
+                if fw:
+                    self.classes[key] = fw
+                    changed = True
+        for name, value in _module_level_bindings(mod):
+            # ``ServerCls = FastMCP`` (an import fallback between SDK versions): the class itself
+            key = f"{mod.module_name}.{name}"
+            if key not in self.classes and isinstance(value, (cst.Name, cst.Attribute)):
+                fw = self.class_framework(mod, value)
                 if fw:
                     self.classes[key] = fw
                     changed = True
@@ -278,6 +287,36 @@ class ServerRegistry:
 
 
 _SERVERISH = re.compile(r"(mcp|server)", re.I)
+
+
+def _module_level_bindings(mod: ParsedModule) -> list[tuple[str, cst.BaseExpression]]:
+    """``(name, value)`` of each plain ``name = value`` the module runs at import, in source
+    order: at top level and in its top-level ``try``/``except``/``else``/``finally`` and
+    ``if``/``else`` blocks."""
+    out: list[tuple[str, cst.BaseExpression]] = []
+
+    def block(stmts: Sequence[cst.CSTNode]) -> None:
+        for stmt in stmts:
+            if isinstance(stmt, cst.SimpleStatementLine):
+                for small in stmt.body:
+                    if isinstance(small, cst.Assign):
+                        out.extend((t.target.value, small.value) for t in small.targets if isinstance(t.target, cst.Name))
+            elif isinstance(stmt, cst.Try):
+                block(stmt.body.body)
+                for handler in stmt.handlers:
+                    block(handler.body.body)
+                for tail in (stmt.orelse, stmt.finalbody):
+                    if tail is not None:
+                        block(tail.body.body)
+            elif isinstance(stmt, cst.If):
+                block(stmt.body.body)
+                if isinstance(stmt.orelse, cst.If):
+                    block([stmt.orelse])
+                elif stmt.orelse is not None:
+                    block(stmt.orelse.body.body)
+
+    block(mod.tree.body)
+    return out
 
 
 def _other_mcp_server(mod: ParsedModule, func: cst.BaseExpression) -> str | None:
