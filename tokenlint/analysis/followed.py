@@ -169,6 +169,11 @@ class FollowedCalls(InterpreterState):
             fn = mod.functions.get(func.value)
             if fn is not None:
                 return mod, fn
+            if isinstance(self.fn, cst.FunctionDef) and func.value not in self.env:
+                # ``_all_notes()`` defined beside the tool in the server factory, or in the tool
+                nested = self.a.nested_def(mod, self.fn, func.value)
+                if nested is not None:
+                    return mod, nested
         elif isinstance(func, cst.Attribute):
             base = dotted_name(func.value)
             meth = func.attr.value

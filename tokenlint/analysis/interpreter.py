@@ -217,6 +217,18 @@ class Analyzer:
             self._enclosing[module.module_name] = table
         return table.get(id(fn))
 
+    def nested_def(self, module: ParsedModule, fn: cst.FunctionDef, name: str) -> cst.FunctionDef | None:
+        """The function ``name`` that code in ``fn`` calls by its bare name when it is defined
+        inside ``fn`` or inside a function enclosing ``fn`` (a helper ``def _all_notes()`` beside
+        the tools of ``def make_app(db_path)``), the innermost first; None when no such def."""
+        scope: cst.FunctionDef | None = fn
+        while scope is not None:
+            for inner in defs_in(scope):
+                if inner.name.value == name and inner is not fn:
+                    return inner
+            scope = self.enclosing_function(module, scope)
+        return None
+
     def closure_env(self, module: ParsedModule, fn: cst.FunctionDef, class_name: str | None) -> dict[str, Flow]:
         """The locals a nested function reads from the function that defines it (a server
         factory's ``reg = Registry(cfg)`` read by each tool it registers): the enclosing body
