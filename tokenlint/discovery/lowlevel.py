@@ -154,6 +154,15 @@ class _Dispatch:
                     dn = dotted_name(t.target)
                     if dn:
                         self.subjects.add(dn)
+            elif isinstance(node, cst.Assign) and isinstance(node.value, cst.Tuple):
+                # ``name, args = params.name, params.arguments or {}``: the target in the
+                # subject's position
+                for t in node.targets:
+                    if isinstance(t.target, (cst.Tuple, cst.List)) and len(t.target.elements) == len(node.value.elements):
+                        for target, value in zip(t.target.elements, node.value.elements):
+                            dn = dotted_name(target.value)
+                            if dn and not isinstance(value, cst.StarredElement) and self.is_subject(value.value):
+                                self.subjects.add(dn)
         self.tools: list[ToolDef] = []
         #: names found in a literal registry (dict of handlers, list of handler objects)
         self.registry_names: set[str] = set()
