@@ -132,7 +132,7 @@ def _function_named(mod: ParsedModule, name: str | None) -> cst.FunctionDef | No
 
 class _Dispatch:
     def __init__(self, mod: ParsedModule, handler: cst.FunctionDef, values: Values | None = None,
-                 subjects: frozenset[str] = frozenset()) -> None:
+                 subjects: frozenset[str] = frozenset(), env: dict | None = None) -> None:
         self.mod = mod
         self.handler = handler
         self.values = values
@@ -140,6 +140,9 @@ class _Dispatch:
         #: ``if name != "x": raise``: the names a single-tool handler accepts, and the guard
         self.guard: tuple[list[str], cst.CSTNode] | None = None
         self.subjects: set[str] = set(subjects)
+        #: What the handler's other parameters hold when the dispatch is in a function the
+        #: handler forwards to (``call_registered(registry, params)``: ``registry``), for ``Values``.
+        self.env: dict = dict(env or {})
         params = [p.name.value for p in handler.params.params if p.name.value not in ("self", "cls")]
         for p in params:
             if "name" in p.lower():
@@ -300,6 +303,7 @@ class _Dispatch:
                 table = node.func.value
             if table is None:
                 continue
+            self.comprehension_entries(table)
             for mapping in self.dict_values(table):
                 for el in mapping.elements:
                     if not isinstance(el, cst.DictElement):
@@ -311,6 +315,33 @@ class _Dispatch:
                         if fn is not None:
                             self.add(name, anchor, function_body(fn), func=fn)
                             self.registry_names.add(name)
+
+    def comprehension_entries(self, table: cst.BaseExpression) -> None:
+        """The tools of a registry built by a dict comprehension over a table of names
+        (``{name: getattr(api, name) for name in TOOL_NAMES}``, maybe returned by a function of
+        the run, or handed in as a parameter: ``env``): one per string of the table, handled by
+        the function its value expression gives for that string (a method of the object a class
+        of the run made, through ``Values``)."""
+        if self.values is None:
+            return
+        for leaf in self.values.expand(Val(self.mod, table, self.scope), self.env, calls=True):
+            comp = leaf.node
+            if not (isinstance(comp, cst.DictComp) and isinstance(comp.for_in.target, cst.Name)
+                    and isinstance(comp.key, cst.Name) and comp.key.value == comp.for_in.target.value
+                    and comp.for_in.inner_for_in is None and not comp.for_in.ifs):
+                continue
+            target = comp.for_in.target.value
+            for item in self.values.elements(Val(leaf.mod, comp.for_in.iter, leaf.scope, leaf.cls)):
+                name = string_value(self.values, item)
+                if name is None:
+                    continue
+                found = self.values.callables(Val(leaf.mod, comp.value, leaf.scope, leaf.cls), {target: item})
+                if found:
+                    fn_val = found[0][0]
+                    fn = cast(cst.FunctionDef, fn_val.node)  # callables yields only defs
+                    owner = fn_val.cls if fn_val.mod.functions.get(f"{fn_val.cls}.{fn.name.value}") is fn else None
+                    self.add(name, fn, function_body(fn), func=fn, class_name=owner, module=fn_val.mod)
+                    self.registry_names.add(name)
 
     def dict_values(self, table: cst.BaseExpression) -> list[cst.Dict]:
         """The dict literals of this module ``table`` may hold: what it is assigned, grown by
@@ -656,8 +687,12 @@ def _forwarded_dispatch(d: _Dispatch, values: Values, listed: list[str] | None, 
     branches on the parameter that receives the name, when it has at least two (or a guard).
     Empty when no such call leads to a dispatch."""
     cls = context_of(d.mod, d.handler)[1]
+    def carries_name(arg: cst.BaseExpression) -> bool:
+        # the tool name, or the request parameters holding it (``dispatch(registry, params)``)
+        return d.is_subject(arg) or f"{dotted_name(arg)}.name" in d.subjects
+
     for node in _walk(d.handler):
-        if not isinstance(node, cst.Call) or not any(d.is_subject(a.value) for a in node.args if not a.star):
+        if not isinstance(node, cst.Call) or not any(carries_name(a.value) for a in node.args if not a.star):
             continue
         for target, _wrapper in values.callables(Val(d.mod, node.func, d.scope, cls)):
             fn = cast(cst.FunctionDef, target.node)
@@ -667,10 +702,11 @@ def _forwarded_dispatch(d: _Dispatch, values: Values, listed: list[str] | None, 
             if params and params[0] in ("self", "cls") and isinstance(node.func, cst.Attribute):
                 params = params[1:]
             bound = arguments_env(Val(d.mod, node, d.scope, cls), params)
-            received = {p for p, given in bound.items() if d.is_subject(cast(cst.BaseExpression, given.node))}
+            received = {p if d.is_subject(cast(cst.BaseExpression, given.node)) else f"{p}.name"
+                        for p, given in bound.items() if carries_name(cast(cst.BaseExpression, given.node))}
             if not received:
                 continue
-            found = _dispatch_tools(target.mod, fn, values, listed, None, frozenset(received), depth + 1)
+            found = _dispatch_tools(target.mod, fn, values, listed, None, frozenset(received), depth + 1, env=bound)
             if len(found) >= 2 or (len(found) == 1 and found[0].name != fn.name.value):
                 return found
     return []
@@ -794,8 +830,8 @@ def _records(values: Values, mod: ParsedModule, name: str, depth: int):
 
 def _dispatch_tools(mod: ParsedModule, handler: cst.FunctionDef, values: Values | None = None,
                     listed: list[str] | None = None, unresolved: list | None = None,
-                    subjects: frozenset[str] = frozenset(), depth: int = 0) -> list[ToolDef]:
-    d = _Dispatch(mod, handler, values, subjects)
+                    subjects: frozenset[str] = frozenset(), depth: int = 0, env: dict | None = None) -> list[ToolDef]:
+    d = _Dispatch(mod, handler, values, subjects, env)
     d.visit_block(function_body(handler))
     branches, d.tools = d.tools, []
     # objects looked up by name win over branches that only special-case some names, not

@@ -216,7 +216,15 @@ class Values:
                 # ``warehouse.dump_table`` of ``warehouse = Warehouse(path)``: the method of the
                 # class of the run that made the object
                 methods = []
-                for made in self.expand(Val(v.mod, node.value, v.scope, v.cls), env, depth=depth + 1, seen=seen):
+                made_by = self.expand(Val(v.mod, node.value, v.scope, v.cls), env, depth=depth + 1, seen=seen)
+                if isinstance(node.value, cst.Name) and len(v.scope) == 1 and node.value.value not in env and \
+                        node.value.value in {p.name.value for p in v.scope[0].params.params}:
+                    # ``getattr(yf, name)`` in ``def register_tools(yf)``: the object each call
+                    # of the module-level function passes (``register_tools(YahooFinance())``)
+                    for call_env in self.call_envs(v.mod, v.scope[0]):
+                        made_by += self.expand(Val(v.mod, node.value, v.scope, v.cls), call_env, depth=depth + 1,
+                                               seen=seen)
+                for made in made_by:
                     if isinstance(made.node, cst.Call):
                         hit_class = class_of(self, Val(made.mod, made.node.func, made.scope, made.cls))
                         found = find_method(self, hit_class[0], hit_class[1], node.attr.value) if hit_class else None
