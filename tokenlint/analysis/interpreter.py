@@ -1396,7 +1396,9 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
                     # however many pages (but ``out.append({"id": w["id"]})`` per item of each
                     # page, small entries of a capped page, is as long as every page together)
                     continue
-                self.env[name] = union(held, frozenset({src}))
+                guard = self._length_guard(node.test, name)
+                # ``while url and len(items) < max_results:``: the pages stop once it holds that many
+                self.env[name] = union(held, frozenset({src.with_bound(guard) if guard is not None else src}))
         self._apply_loop_breaks(accs, breaks, node, enumerate_target=None)
 
     def try_(self, node: cst.Try | cst.TryStar) -> bool:
@@ -1563,6 +1565,28 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
     def _note_accumulation(self, name: str) -> None:
         for accs in self.loop_accumulators:
             accs.add(name)
+
+    def _length_guard(self, test: cst.BaseExpression, name: str) -> Bound | None:
+        """The cap a ``while`` test puts on the length of the accumulator ``name``: the limit of a
+        ``len(name) < limit`` (or ``<=``, or ``limit > len(name)``) that must hold, alone or joined
+        by ``and``, for another round to run; None when there is none."""
+        parts = [test]
+        while parts:
+            part = parts.pop()
+            if isinstance(part, cst.BooleanOperation) and isinstance(part.operator, cst.And):
+                parts.extend((part.left, part.right))
+                continue
+            if not (isinstance(part, cst.Comparison) and len(part.comparisons) == 1):
+                continue
+            op = part.comparisons[0].operator
+            left, right = part.left, part.comparisons[0].comparator
+            if isinstance(op, (cst.GreaterThan, cst.GreaterThanEqual)):
+                left, right = right, left
+            elif not isinstance(op, (cst.LessThan, cst.LessThanEqual)):
+                continue
+            if _len_arg(left) == name:
+                return self.bound_from(right, part)
+        return None
 
     def _while_rounds(self, node: cst.While) -> Bound | None:
         """The cap on how many times a ``while`` loop runs when its test compares a counter the
