@@ -1576,16 +1576,9 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
             if isinstance(part, cst.BooleanOperation) and isinstance(part.operator, cst.And):
                 parts.extend((part.left, part.right))
                 continue
-            if not (isinstance(part, cst.Comparison) and len(part.comparisons) == 1):
-                continue
-            op = part.comparisons[0].operator
-            left, right = part.left, part.comparisons[0].comparator
-            if isinstance(op, (cst.GreaterThan, cst.GreaterThanEqual)):
-                left, right = right, left
-            elif not isinstance(op, (cst.LessThan, cst.LessThanEqual)):
-                continue
-            if _len_arg(left) == name:
-                return self.bound_from(right, part)
+            below = _below_limit(part) if isinstance(part, cst.Comparison) else None
+            if below is not None and _len_arg(below[0]) == name:
+                return self.bound_from(below[1], part)
         return None
 
     def _while_rounds(self, node: cst.While) -> Bound | None:
@@ -1593,20 +1586,13 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         body increments with a limit (``while pages < max_pages: ... pages += 1``): the limit,
         as a bound on what each round collects (pages of a clamped size stay bounded)."""
         for comp in _comparisons(node.test):
-            if len(comp.comparisons) != 1:
-                continue
-            op = comp.comparisons[0].operator
-            left, right = comp.left, comp.comparisons[0].comparator
-            if isinstance(op, (cst.GreaterThan, cst.GreaterThanEqual)):
-                left, right = right, left
-            elif not isinstance(op, (cst.LessThan, cst.LessThanEqual)):
-                continue
-            counter = dotted_name(left)
-            if counter is None or not any(
+            below = _below_limit(comp)
+            counter = dotted_name(below[0]) if below is not None else None
+            if below is None or counter is None or not any(
                     isinstance(n, cst.AugAssign) and isinstance(n.operator, cst.AddAssign)
                     and dotted_name(n.target) == counter for n in walk(node.body)):
                 continue
-            return self.bound_from(right, comp)
+            return self.bound_from(below[1], comp)
         return None
 
     def _apply_loop_breaks(self, accs: set[str], breaks: list[tuple[cst.BaseExpression, str]], node: cst.CSTNode,
@@ -3022,6 +3008,20 @@ def _grows_text(value: cst.BaseExpression) -> bool:
     if isinstance(value, cst.BinaryOperation) and isinstance(value.operator, cst.Add):
         return _grows_text(value.left) or _grows_text(value.right)
     return False
+
+
+def _below_limit(comp: cst.Comparison) -> tuple[cst.BaseExpression, cst.BaseExpression] | None:
+    """``(value, limit)`` of a single comparison holding while ``value`` is under ``limit``
+    (``value < limit``, ``value <= limit``, ``limit > value``, ``limit >= value``); else None."""
+    if len(comp.comparisons) != 1:
+        return None
+    op = comp.comparisons[0].operator
+    left, right = comp.left, comp.comparisons[0].comparator
+    if isinstance(op, (cst.GreaterThan, cst.GreaterThanEqual)):
+        return right, left
+    if isinstance(op, (cst.LessThan, cst.LessThanEqual)):
+        return left, right
+    return None
 
 
 def _comparisons(test: cst.BaseExpression) -> Iterator[cst.Comparison]:
