@@ -165,6 +165,7 @@ class Analyzer:
         self._own_uses: dict[int, tuple[dict[str, frozenset[str]], frozenset[str]]] = {}
         self._instance_collections: dict[tuple[str, str], frozenset[str]] = {}
         self._written_files: dict[str, frozenset[Path]] = {}
+        self._defs_by_name: dict[int, dict[str, cst.FunctionDef]] = {}
         self._instance_attributes: dict[tuple[str, str], dict[str, str]] = {}
         self._enclosing: dict[str, dict[int, cst.FunctionDef]] = {}
         self._stored_entries: dict[str, dict[str, list[cst.BaseExpression]]] = {}
@@ -223,9 +224,14 @@ class Analyzer:
         the tools of ``def make_app(db_path)``), the innermost first; None when no such def."""
         scope: cst.FunctionDef | None = fn
         while scope is not None:
-            for inner in defs_in(scope):
-                if inner.name.value == name and inner is not fn:
-                    return inner
+            table = self._defs_by_name.get(id(scope))
+            if table is None:
+                table = self._defs_by_name[id(scope)] = {}
+                for inner in defs_in(scope):  # (last-written first: it is what the name holds)
+                    table.setdefault(inner.name.value, inner)
+            found = table.get(name)
+            if found is not None and found is not fn:
+                return found
             scope = self.enclosing_function(module, scope)
         return None
 
