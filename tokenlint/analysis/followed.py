@@ -23,8 +23,9 @@ from tokenlint.analysis.shapes import configuration_collection, words
 from tokenlint.analysis.state import InterpreterState, SqlBound
 from tokenlint.analysis.taints import (EMPTY, WRAPPED, Bound, Flow, Marker, Measure, Param, Site, Src, Taint, apply_bound, markers,
                                       params, scalar_of, union)
-from tokenlint.analysis.values import (MAX_HELPER_DEPTH, annotated_class, annotation_class, body_of, chain_root,
-                                       defs_in, empty_collection, is_stdlib, optional_inner)
+from tokenlint.analysis.values import (ACCUMULATORS, EMPTY_FACTORIES, MAX_HELPER_DEPTH, annotated_class,
+                                       annotation_class, body_of, chain_root, defs_in, empty_collection, is_stdlib,
+                                       optional_inner)
 from tokenlint.source.functions import gathering_parameters
 from tokenlint.source.imports import dotted_name
 from tokenlint.source.walk import code_children, walk
@@ -715,8 +716,6 @@ def _walk(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
         stack.extend(code_children(n))
 
 
-#: Methods that add to a collection in place (``self.errors.append(line)``).
-_FILLING_METHODS = frozenset({"append", "extend", "add", "update", "insert", "setdefault", "appendleft"})
 #: Keywords of a field declaration that make each instance a new empty collection:
 #: ``dataclasses.field(default_factory=list)``, ``attrs.field(factory=list)``,
 #: ``pydantic.Field(default_factory=dict)``.
@@ -767,18 +766,17 @@ def _empty_factory(value: cst.BaseExpression) -> bool:
             factory = arg.value
             if isinstance(factory, cst.Lambda):
                 return empty_collection(factory.body)
-            return (dotted_name(factory) or "").split(".")[-1] in ("list", "dict", "set", "deque", "OrderedDict",
-                                                                   "Counter", "defaultdict")
+            return (dotted_name(factory) or "").split(".")[-1] in EMPTY_FACTORIES | {"defaultdict"}
     return False
 
 
 def _self_filled(cls: cst.ClassDef) -> frozenset[str]:
     """Attributes of ``self`` the methods of ``cls`` add to in place: ``self.x.append(v)`` (any
-    of ``_FILLING_METHODS``), ``self.x[k] = v`` and ``self.x += more``."""
+    of ``values.ACCUMULATORS``), ``self.x[k] = v`` and ``self.x += more``."""
     out: set[str] = set()
     for n in walk(cls.body):
         target: cst.BaseExpression | None = None
-        if isinstance(n, cst.Call) and isinstance(n.func, cst.Attribute) and n.func.attr.value in _FILLING_METHODS:
+        if isinstance(n, cst.Call) and isinstance(n.func, cst.Attribute) and n.func.attr.value in ACCUMULATORS:
             target = n.func.value
         elif isinstance(n, cst.Assign):
             for t in n.targets:

@@ -2193,8 +2193,8 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         if qn in cat.SOURCE_FUNCTIONS:
             code, what = cat.SOURCE_FUNCTIONS[qn]
             args = self._args_flow(node)
-            if code in ("TL102", "TL103") and node.args and self.a.packaged_file(self.mod, self.fn, node.args[0].value):
-                return EMPTY  # ``os.listdir(Path(__file__).parent / "prompts")``: the package's own files
+            if code == "TL102" and node.args and self.a.packaged_file(self.mod, self.fn, node.args[0].value):
+                return EMPTY  # ``pandas.read_csv(Path(__file__).parent / "codes.csv")``: shipped with the code
             bound: SqlBound
             bound = None
             if code == "TL101":

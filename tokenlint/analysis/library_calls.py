@@ -67,7 +67,7 @@ class LibraryCalls(InterpreterState):
                 if bound == "aggregate":
                     return EMPTY
                 return frozenset({Src("TL101", site, f".{method}()", bound)})
-        if method in ("read_text", "read_bytes", "iterdir", "rglob", "glob", "walk") and \
+        if method in ("read_text", "read_bytes") and \
                 isinstance(node.func, cst.Attribute) and self.a.packaged_file(self.mod, self.fn, node.func.value):
             # ``(Path(__file__).parent / "skills" / "intro.md").read_text()``: shipped with the
             # code, its authors' text (``packaged``; labelling rule 6)

@@ -19,11 +19,12 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING, Callable, Sequence, cast
 
 import libcst as cst
 
-from tokenlint.analysis.constants import module_constant, string_literal
+from tokenlint.analysis.constants import keyword_arg, module_constant, string_literal
+from tokenlint.source.functions import parameters
 from tokenlint.source.imports import dotted_name
 from tokenlint.source.walk import walk, walk_own
 
@@ -31,8 +32,11 @@ if TYPE_CHECKING:
     from tokenlint.source.project import ParsedModule
 
 #: Calls that give back the path they are given, normalised (``os.path.abspath(__file__)``).
-_SAME_PATH = frozenset({"os.path.abspath", "os.path.realpath", "os.path.normpath", "pathlib.Path",
-                        "pathlib.PurePath", "os.fspath", "str"})
+_SAME_PATH = frozenset({"os.path.abspath", "os.path.realpath", "os.path.normpath", "os.fspath", "str",
+                        "pathlib.PurePath"})
+#: Calls that join a path with more parts (``os.path.join(here, "data", "x.json")``); given one
+#: argument, the path itself (``Path(__file__)``). ``Path`` is the name not imported from pathlib.
+_PATH_JOINS = frozenset({"os.path.join", "pathlib.Path", "Path"})
 #: Methods of a ``pathlib.Path`` that give back the same path (``Path(__file__).resolve()``).
 _SAME_PATH_METHODS = frozenset({"resolve", "absolute", "expanduser"})
 #: How deep a path's names are followed (``BASE = ...; DATA = BASE / "data"; p = DATA / name``).
@@ -77,18 +81,20 @@ def _written(node: cst.CSTNode) -> cst.BaseExpression | None:
     if not isinstance(node, cst.Call):
         return None
     func = node.func
+    positional = [a.value for a in node.args if a.keyword is None]
     if isinstance(func, cst.Attribute) and func.attr.value in ("write_text", "write_bytes"):
         return func.value
-    mode_at = 0 if isinstance(func, cst.Attribute) and func.attr.value == "open" else 1
-    if (isinstance(func, cst.Name) and func.value == "open") or mode_at == 0:
-        mode = next((a.value for a in node.args if a.keyword is not None and a.keyword.value == "mode"), None)
-        positional = [a.value for a in node.args if a.keyword is None]
-        if mode is None and len(positional) > mode_at:
-            mode = positional[mode_at]
-        text = string_literal(mode) if mode is not None else None
-        if text is not None and set(text) & set("wax+"):
-            return func.value if mode_at == 0 and isinstance(func, cst.Attribute) else positional[0] if positional else None
-    return None
+    if isinstance(func, cst.Attribute) and func.attr.value == "open":
+        target, mode_at = func.value, 0  # ``path.open("w")``
+    elif isinstance(func, cst.Name) and func.value == "open" and positional:
+        target, mode_at = positional[0], 1  # ``open(path, "w")``
+    else:
+        return None
+    mode = keyword_arg(node, "mode")
+    if mode is None and len(positional) > mode_at:
+        mode = positional[mode_at]
+    text = string_literal(mode) if mode is not None else None
+    return target if text is not None and set(text) & set("wax+") else None
 
 
 def _resolve(module: ParsedModule, fn: cst.CSTNode | None, expr: cst.BaseExpression, depth: int) -> str | None:
@@ -104,40 +110,41 @@ def _resolve(module: ParsedModule, fn: cst.CSTNode | None, expr: cst.BaseExpress
         base = _resolve(module, fn, expr.value, depth)
         return os.path.dirname(base) if base is not None else None
     if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, cst.Divide):
-        left = _resolve(module, fn, expr.left, depth)
-        right = string_literal(expr.right)
-        return os.path.join(left, right) if left is not None and right is not None else None
+        return _joined(module, fn, expr.left, [expr.right], depth)  # ``HERE / "templates.json"``
     if isinstance(expr, cst.Call):
         func = expr.func
         args = [a.value for a in expr.args if a.keyword is None and a.star == ""]
         if isinstance(func, cst.Attribute) and func.attr.value in _SAME_PATH_METHODS and not args:
             return _resolve(module, fn, func.value, depth)
-        if isinstance(func, cst.Attribute) and func.attr.value in ("joinpath",) and args:
-            parts = [string_literal(a) for a in args]
-            base = _resolve(module, fn, func.value, depth)
-            return os.path.join(base, *parts) if base is not None and all(p is not None for p in parts) else None  # type: ignore[arg-type]
+        if isinstance(func, cst.Attribute) and func.attr.value == "joinpath" and args:
+            return _joined(module, fn, func.value, args, depth)
         qn = module.imports.qualify(func) or dotted_name(func)
-        if qn in ("os.path.dirname",) and len(args) == 1:
+        if qn == "os.path.dirname" and len(args) == 1:
             base = _resolve(module, fn, args[0], depth)
             return os.path.dirname(base) if base is not None else None
-        if (qn in _SAME_PATH or dotted_name(func) in ("Path", "str")) and len(args) == 1:
+        if qn in _SAME_PATH and len(args) == 1:
             return _resolve(module, fn, args[0], depth)
-        if qn in ("os.path.join", "pathlib.Path") or dotted_name(func) == "Path":
-            if not args:
-                return None
-            base = _resolve(module, fn, args[0], depth)
-            rest = [string_literal(a) for a in args[1:]]
-            if base is None or any(r is None for r in rest):
-                return None
-            return os.path.join(base, *rest)  # type: ignore[arg-type]
+        if qn in _PATH_JOINS and args:
+            return _joined(module, fn, args[0], args[1:], depth)
     return None
+
+
+def _joined(module: ParsedModule, fn: cst.CSTNode | None, base: cst.BaseExpression,
+            parts: Sequence[cst.BaseExpression], depth: int) -> str | None:
+    """The path ``base`` resolves to joined with the string literals ``parts``; None when
+    ``base`` does not resolve or a part is no literal."""
+    names = [string_literal(p) for p in parts]
+    resolved = _resolve(module, fn, base, depth)
+    if resolved is None or any(n is None for n in names):
+        return None
+    return os.path.join(resolved, *cast("list[str]", names))
 
 
 def _resolve_name(module: ParsedModule, fn: cst.CSTNode | None, name: str, depth: int) -> str | None:
     """What the name ``name`` holds as a path: every binding of it in ``fn`` (all must agree), or
     the module-level constant."""
     if isinstance(fn, cst.FunctionDef):
-        params = {p.name.value: p for p in (*fn.params.params, *fn.params.kwonly_params, *fn.params.posonly_params)}
+        params = {p.name.value: p for p in parameters(fn)}
         values = [n.value for n in walk_own(fn.body) if isinstance(n, cst.Assign)
                   for t in n.targets if isinstance(t.target, cst.Name) and t.target.value == name]
         if values:

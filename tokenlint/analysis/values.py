@@ -147,13 +147,18 @@ def is_stdlib(qn: str) -> bool:
     return qn.split(".")[0] in STDLIB
 
 
+#: Collection types whose call with no argument makes an empty one (``dict()``, ``deque()``);
+#: ``defaultdict(list)`` is empty whatever its argument.
+EMPTY_FACTORIES = frozenset({"dict", "list", "set", "OrderedDict", "deque", "Counter"})
+
+
 def empty_collection(value: cst.BaseExpression) -> bool:
     """``{}``, ``[]``, ``set()``, ``dict()``, ``defaultdict(list)``, ``deque()``: empty now, filled later."""
     if isinstance(value, (cst.Dict, cst.List, cst.Set)) and not value.elements:
         return True
     if isinstance(value, cst.Call):
         name = (dotted_name(value.func) or "").split(".")[-1]
-        if name in ("dict", "list", "set", "OrderedDict", "deque", "Counter") and not value.args:
+        if name in EMPTY_FACTORIES and not value.args:
             return True
         if name == "defaultdict":
             return True

@@ -687,6 +687,7 @@ def _forwarded_dispatch(d: _Dispatch, values: Values, listed: list[str] | None, 
     branches on the parameter that receives the name, when it has at least two (or a guard).
     Empty when no such call leads to a dispatch."""
     cls = context_of(d.mod, d.handler)[1]
+
     def carries_name(arg: cst.BaseExpression) -> bool:
         # the tool name, or the request parameters holding it (``dispatch(registry, params)``)
         return d.is_subject(arg) or f"{dotted_name(arg)}.name" in d.subjects
