@@ -16,8 +16,8 @@ import libcst as cst
 
 from tokenlint.analysis import catalogue as cat
 from tokenlint.analysis.constants import SAME_TEXT_METHODS, module_constant, string_literal
-from tokenlint.analysis.shapes import (COLLECTION_VERBS, TEXT_NOUNS, WRITE_VERBS, Shape, call_shape, is_plural,
-                                       configuration_collection, configuration_object,
+from tokenlint.analysis.shapes import (COLLECTION_VERBS, REDUCTIONS, TEXT_NOUNS, WRITE_VERBS, Shape, call_shape, is_plural,
+                                       configuration_collection, configuration_object, data_name,
                                        open_field, words)
 from tokenlint.analysis.state import InterpreterState
 from tokenlint.analysis.taints import EMPTY, Bound, Flow, Marker, Measure, Param, Site, Src, Taint, markers, params, union
@@ -108,6 +108,12 @@ class ExternalCalls(InterpreterState):
                 # what the standard library makes of it (``datetime.strptime(s, f).date()``)
                 if method in VALUE_METHODS or any(p.site is not None for p in params(recv)):
                     return None
+                if method in SERIALIZERS or words(method)[:1] in (["to"], ["as"]) or \
+                        all(data_name(p.name) for p in params(recv)):
+                    # ``model.model_dump()``, ``x.to_dict(orient="records")`` (a client has no
+                    # ``to_…``), any method of a parameter named for data (``dataframe.
+                    # reset_index()``, ``rows.sort(...)``): the data each caller gives, reshaped
+                    return None
                 root = chain_root(func.value)
                 if root in self.mod.imports.names and is_stdlib(self.mod.imports.names[root]):
                     return None
@@ -151,7 +157,7 @@ class ExternalCalls(InterpreterState):
         if family == HEADERS_FAMILY:
             return EMPTY  # ``headers.get("authorization")``: one header of the request
         callee = f"{dotted_name(func) or '….' + name}()"
-        shape = call_shape(name)
+        shape = Shape.SCALAR if method in REDUCTIONS and not node.args else call_shape(name)
         sql = self._external_sql(node, name, shape, site)
         if sql is not None:
             return sql
@@ -1182,6 +1188,19 @@ def json_body(t: Taint) -> bool:
     return isinstance(t, Src) and t.code == "TL105" and t.what.startswith("HTTP response .json()")
 
 
+def unknown_value(t: Taint) -> bool:
+    """Whether ``t`` is what a call into code tokenlint cannot read gave back, its shape unknown
+    (TL108, ``SIZE_UNKNOWN``): like a JSON body (``json_body``), a listing or one record, which
+    of the two the fields the tool picks from it tell."""
+    return isinstance(t, Src) and t.code == "TL108" and t.what.endswith(SIZE_UNKNOWN)
+
+
+def picked_whole(t: Taint) -> bool:
+    """Whether a field picked from ``t`` by a singular key is one record of it (``field_of_body``):
+    a JSON body (``json_body``) or another value of unknown shape (``unknown_value``)."""
+    return json_body(t) or unknown_value(t)
+
+
 #: Family of the ``object`` marker of one record picked from a JSON body (``field_of_body``).
 JSON_RECORD_FAMILY = "json.record"
 
@@ -1217,8 +1236,8 @@ def field_of_body(key: str, site: Site) -> Callable[[Taint], Taint]:
     ``hits``), so a singular key names a part of one record, not the listing."""
     if not record_key(key):
         return lambda t: t
-    return lambda t: Marker("object", site, t.bound, fixed=True, rule="TL105", family=JSON_RECORD_FAMILY) \
-        if isinstance(t, Src) and json_body(t) else t
+    return lambda t: Marker("object", site, t.bound, fixed=True, rule=t.code, family=JSON_RECORD_FAMILY) \
+        if isinstance(t, Src) and picked_whole(t) else t
 
 
 def json_record(t: Taint) -> bool:
@@ -1232,6 +1251,9 @@ def listing_of(t: Taint) -> Taint:
     passes unchanged."""
     if json_record(t):
         assert isinstance(t, Marker)
+        if t.rule != "TL105":
+            return Src(t.rule, t.site, f"a field of a value from code tokenlint cannot read {SIZE_UNKNOWN}",
+                       t.sql_bound)
         return Src("TL105", t.site, "HTTP response .json()", t.sql_bound)
     return t
 

@@ -29,7 +29,7 @@ from tokenlint.analysis.constants import (Constants, keyword_arg, le_in_annotati
                                           string_literal)
 from tokenlint.analysis.external import (ACK_FAMILY, CONTEXT_FAMILY, ID_RECORDS_FAMILY, SERIALIZERS, SIZE_UNKNOWN,
                                          ExternalCalls, drained, http_body_bound, is_context_param, limit_like,
-                                         made_object, part_of, field_keeper, field_of_body, json_body, json_record,
+                                         made_object, part_of, field_keeper, field_of_body, picked_whole, json_record,
                                          listing_of, whole_record_sources)
 from tokenlint.analysis.followed import (FollowedCalls, annotation_class, find_instance_attribute_classes,
                                          find_instance_collections)
@@ -2251,7 +2251,7 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
             default = union(*(self.expr(a.value) for a in node.args[1:]))
             return union(entries.get(key, EMPTY), default)
         if key is not None and isinstance(func, cst.Attribute) and \
-                any(json_body(t) or json_record(t) for t in recv) and not _list_default(node):
+                any(picked_whole(t) or json_record(t) for t in recv) and not _list_default(node):
             # ``body.get("plan", {})``: one nested record of a JSON body (``field_of_body``);
             # ``body.get("search", [])``, ``.get("data")``: the listing it wraps
             pick = field_of_body(key, site)

@@ -107,6 +107,15 @@ SCALAR_WORDS = frozenset({
     "ttl", "pttl", "contains", "can", "should", "estimate", "score", "ok", "success", "succeeded",
 })
 
+#: Methods that, called with no argument, reduce an array or a frame to one number (a number per
+#: column for a frame): numpy's and pandas' statistics and ``.item()``, which gives back an
+#: array's or a tensor's one element as a Python scalar (numpy ``ndarray.item``, ``torch.Tensor.
+#: item``). With arguments they are something else (``zot.item(key)`` reads a record).
+REDUCTIONS = frozenset({
+    "item", "mean", "median", "std", "var", "stdev", "variance", "sem", "skew", "kurt", "kurtosis",
+    "quantile", "percentile", "nunique", "idxmin", "idxmax", "argmin", "argmax", "prod",
+})
+
 #: Nouns whose value is open-ended text or a whole structure (even when singular).
 TEXT_NOUNS = frozenset({
     "content", "contents", "text", "body", "file", "document", "doc", "page", "transcript",
@@ -234,6 +243,23 @@ def identifier_name(name: str) -> bool:
     if len(ws) == 2 and ws[0] in ("first", "last") and (last.endswith("ed") or last in ("seen", "run", "login")):
         return True
     return last in IDENTIFIER_WORDS or (len(last) > 5 and last.endswith(_IDENTIFIER_ENDINGS))
+
+
+#: Last words of a name that holds data the code works on, never a client or a handle
+#: (``dataframe``, ``rows``, ``payload``): what a method of such a value gives back is that data
+#: reshaped (pandas ``df.reset_index()``, ``rows.sort()``), not a call to a service. Handles that
+#: read as data (``result`` of SQLAlchemy, ``response``, ``file``, ``page``) are not here.
+DATA_NAMES = frozenset({
+    "data", "dataframe", "df", "frame", "table", "rows", "records", "items", "entries", "values",
+    "series", "array", "matrix", "content", "contents", "text", "payload", "hits", "lines",
+})
+
+
+def data_name(name: str) -> bool:
+    """Whether a variable or parameter named ``name`` holds data, by its last word
+    (``DATA_NAMES``): ``price_df``, ``raw_rows``, ``dataframe``."""
+    ws = words(name)
+    return bool(ws) and ws[-1] in DATA_NAMES
 
 
 def small_field(name: str) -> bool:
