@@ -226,6 +226,49 @@ def module_constant(mod: ParsedModule, name: str) -> cst.BaseExpression | None:
     return mod.constants.get(name)
 
 
+def literal_table(node: cst.BaseExpression | None) -> bool:
+    """Whether ``node`` is a non-empty dict, list, tuple or set display whose every key and value
+    is a literal (a string, a number, ``True``/``False``/``None``, or such a display again): a
+    lookup table fixed in the source (``EXT_TO_LANG = {".py": "Python"}``, LSP's
+    ``COMPLETION_KIND = {1: "text", ...}``). An empty display is not one: code fills it at run
+    time."""
+    if isinstance(node, cst.Dict):
+        return bool(node.elements) and all(
+            isinstance(e, cst.DictElement) and _literal(e.key) and _literal(e.value) for e in node.elements)
+    if isinstance(node, (cst.List, cst.Tuple, cst.Set)):
+        return bool(node.elements) and all(isinstance(e, cst.Element) and _literal(e.value) for e in node.elements)
+    return False
+
+
+def _literal(node: cst.BaseExpression) -> bool:
+    """A literal leaf of a table (``literal_table``) or a display of them (empty allowed)."""
+    if isinstance(node, (cst.SimpleString, cst.ConcatenatedString, cst.Integer, cst.Float)):
+        return True
+    if isinstance(node, cst.Name):
+        return node.value in ("True", "False", "None")
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus):
+        return isinstance(node.expression, (cst.Integer, cst.Float))
+    if isinstance(node, (cst.Dict, cst.List, cst.Tuple, cst.Set)):
+        return not node.elements or literal_table(node)
+    return False
+
+
+def class_constant(cls: cst.ClassDef, name: str) -> cst.BaseExpression | None:
+    """The value the body of ``cls`` binds to the class attribute ``name`` (``EXT_TO_LANG =
+    {...}`` or annotated), or None."""
+    for stmt in cls.body.body:
+        if not isinstance(stmt, cst.SimpleStatementLine):
+            continue
+        for small in stmt.body:
+            if isinstance(small, cst.Assign) and any(
+                    isinstance(t.target, cst.Name) and t.target.value == name for t in small.targets):
+                return small.value
+            if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name) and \
+                    small.target.value == name:
+                return small.value
+    return None
+
+
 def string_literal(node: cst.CSTNode | None) -> str | None:
     """The ``str`` of a plain string literal node, else None (memoised: ``walk.literal_string``)."""
     return literal_string(node) if isinstance(node, cst.SimpleString) else None

@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING, Callable, Iterable, cast
 import libcst as cst
 
 from tokenlint.analysis import catalogue as cat
-from tokenlint.analysis.constants import SAME_TEXT_METHODS, module_constant, string_literal
+from tokenlint.analysis.constants import (SAME_TEXT_METHODS, class_constant, literal_table, module_constant,
+                                          string_literal)
 from tokenlint.analysis.shapes import (COLLECTION_VERBS, REDUCTIONS, TEXT_NOUNS, WRITE_VERBS, Shape, call_shape, is_plural,
                                        configuration_collection, configuration_object, data_name,
                                        open_field, words)
@@ -323,16 +324,20 @@ class ExternalCalls(InterpreterState):
         returns its family (a qualified name, or ``""`` when unknown) or None when it is a
         local value, a literal, or a standard-library module."""
         node = expr
+        first: str | None = None  # the attribute read off the root (``TABLE`` of ``cls.TABLE``)
         while isinstance(node, (cst.Attribute, cst.Call, cst.Subscript, cst.Await)):
             if isinstance(node, cst.Call):
                 node = node.func
             elif isinstance(node, cst.Await):
                 node = node.expression
             else:
+                first = node.attr.value if isinstance(node, cst.Attribute) else first
                 node = node.value
         if not isinstance(node, cst.Name):
             return None  # a literal: "sep".join(...), [..].count()
         n = node.value
+        if first is not None and expr is not node and self._constant_table(n, first):
+            return None  # ``cls.EXT_TO_LANG.get(ext)``: a lookup table fixed in the source
         if n in self.env:
             objs = markers(self.env[n], "object")
             if objs:
@@ -348,6 +353,8 @@ class ExternalCalls(InterpreterState):
             return ""
         if n in self.mod.imports.names:
             qn = self.mod.imports.names[n]
+            if not is_stdlib(qn) and literal_table(self.a.project.find_constant(qn)):
+                return None  # ``from .lsp import COMPLETION_KIND``: a lookup table of the run
             return None if is_stdlib(qn) else qn
         value = module_constant(self.mod, n)
         if value is None:
@@ -366,6 +373,15 @@ class ExternalCalls(InterpreterState):
                 return None  # a value of the standard library (``_ID = re.compile(...)``)
             return made_by or dotted_name(value.func) or ""
         return None  # a module-level literal (a constant table)
+
+    def _constant_table(self, root: str, attr: str) -> bool:
+        """Whether ``root.attr`` is a class attribute of the class being read that its body binds
+        to a lookup table fixed in the source (``constants.literal_table``): ``cls.EXT_TO_LANG``,
+        ``self.KINDS``."""
+        if root not in ("self", "cls") or not self.class_name:
+            return False
+        cls = self.mod.classes.get(self.class_name)
+        return cls is not None and literal_table(class_constant(cls, attr))
 
     def _external_sql(self, node: cst.Call, name: str, shape: Shape, site: Site) -> Flow | None:
         """SQL (or Cypher) through any receiver: ``client.query("SELECT ...")`` returns rows;

@@ -253,6 +253,11 @@ class Project:
                     return mod, ".".join(parts[i:])
         return None
 
+    def find_constant(self, qualified: str) -> cst.BaseExpression | None:
+        """The value a module of the run binds at its top level to the name ``qualified`` names
+        (``pkg.lsp.COMPLETION_KIND``; re-exports followed, ``_follow``), or None."""
+        return self._follow(qualified, lambda mod, name: mod.constants.get(name))
+
     def find_function(self, qualified: str) -> tuple[ParsedModule, cst.FunctionDef] | None:
         """The def named by ``pkg.mod.func`` (or ``pkg.mod.Class.method``), re-exports followed
         (``_follow``)."""
