@@ -693,8 +693,8 @@ class ExternalCalls(InterpreterState):
         url_param = url.value if self.helper and isinstance(url, cst.Name) and any(
             isinstance(t, Param) and t.site is None and t.name == url.value for t in self.env.get(url.value, EMPTY)) \
             else None  # (the caller's URL decides: ``_from_helper``)
-        return frozenset({Marker("http_response", site, sql_bound=self.request_bound(node), whole=one, fixed=fixed,
-                                 url_param=url_param, posted=request_method(node) == "post")})
+        return frozenset({Marker("http_response", site, sql_bound=self.request_bound(node) or api_record_bound(text, site),
+                                 whole=one, fixed=fixed, url_param=url_param, posted=request_method(node) == "post")})
 
     def identifier_request(self, node: cst.Call) -> tuple[str, ...] | None:
         """Whether a request is a ``GET`` that names the records it wants by identifiers the caller
@@ -1071,10 +1071,39 @@ def fixed_resource(url: str) -> bool:
     """Whether a one-resource URL (``record_path``) names an entity whose fields are fixed
     (``fixed_record`` of its collection: the last literal path segment that is not an identifier
     keyword, ``/datasources/uid/{uid}`` → ``datasources``)."""
+    collection = _collection_segment(url)
+    return collection is not None and fixed_record(collection)
+
+
+def _collection_segment(url: str) -> str | None:
+    """The collection a one-resource URL (``record_path``) names an item of: its last literal
+    path segment that is not an identifier keyword (``/datasources/uid/{uid}`` → ``datasources``)."""
     for segment in reversed(url.rstrip("/").split("/")[:-1]):
         if segment and "{" not in segment and segment.lower() not in _ID_WORDS:
-            return fixed_record(segment)
-    return False
+            return segment
+    return None
+
+
+def api_record_bound(url: str | None, site: Site) -> Bound | None:
+    """The bound on one resource a ``GET`` of ``url`` reads whole, its entity's fields not fixed
+    (``record_path`` and not ``fixed_resource``: ``GET /issues/{issue_id}``, ``/contacts/{id}``):
+    one record of the remote API, whose free-text fields only the API's own field limits cap
+    (Jira's ~32k-char text fields, Todoist's 15k-char comments). That is a cap of the remote
+    service, unseen here (``Bound.upstream``: MEDIUM, design.md "Risk levels"; labelling rule 5,
+    one record with an open-ended description). A resource of a text collection (``/files/{id}``,
+    ``/documents/{doc_id}``, ``/pages/{page_id}``: ``shapes.TEXT_NOUNS``) is its whole text: no
+    bound (None), and neither for a URL that names no one resource."""
+    if not record_path(url) or fixed_resource(cast(str, url)):
+        return None
+    collection = _collection_segment(cast(str, url))
+    ws = words(collection or "")
+    if not ws:
+        return None
+    noun = ws[-1]
+    singular = noun[:-3] + "y" if noun.endswith("ies") else noun[:-1] if is_plural(noun) else noun
+    if noun in TEXT_NOUNS or singular in TEXT_NOUNS:
+        return None
+    return Bound(site, upstream=True)
 
 
 def record_of_get(flow: Flow, node: cst.Call, url_text: Callable[[cst.BaseExpression], str | None]) -> Flow:
@@ -1091,7 +1120,8 @@ def record_of_get(flow: Flow, node: cst.Call, url_text: Callable[[cst.BaseExpres
     # (``/datasources/uid/{uid}``, ``/account/``: a record of an entity whose fields are fixed is
     # not read whole)
     whole = record_path(paths[0]) and not fixed_resource(paths[0])
-    return frozenset(Marker("object", t.site, whole=whole, fixed=not whole, rule="TL105")
+    return frozenset(Marker("object", t.site, api_record_bound(paths[0], t.site), whole=whole, fixed=not whole,
+                            rule="TL105")
                      if isinstance(t, Src) and t.code == "TL105" and t.what.startswith("HTTP response .json()")
                      else t for t in flow)
 
@@ -1119,8 +1149,10 @@ def body_of_json(recv: Flow, site: Site) -> Flow:
     if responses and all(m.whole for m in responses):
         # ``client.get(f"{base}/tasks/{task_id}").json()``: one resource (``record_path``),
         # read whole unless its entity has fixed fields (``GET /datasources/{id}``)
+        # (a record of a remote API carries the API's own cap: ``api_record_bound``)
         fixed = all(m.fixed for m in responses)
-        return frozenset({Marker("object", site, whole=not fixed, fixed=fixed, rule="TL105")})
+        return frozenset({Marker("object", site, None if fixed else http_body_bound(recv), whole=not fixed,
+                                 fixed=fixed, rule="TL105")})
     return frozenset({Src("TL105", site, "HTTP response .json()", http_body_bound(recv),
                           posted=bool(responses) and all(m.posted for m in responses))})
 

@@ -18,7 +18,8 @@ import libcst as cst
 from tokenlint.analysis import catalogue as cat
 from tokenlint.analysis.external import (ID_RECORDS_FAMILY, SIZE_UNKNOWN, _query_string_pairs, ack_of_write, drained,
                                          body_of_json, posted_through,
-                                         part_of, record_of_get, url_resource, whole_record_sources)
+                                         part_of, record_of_get, url_resource, whole_record_sources,
+                                         api_record_bound)
 from tokenlint.analysis.shapes import configuration_collection, words
 from tokenlint.analysis.state import InterpreterState, SqlBound
 from tokenlint.analysis.taints import (EMPTY, WRAPPED, Bound, Flow, Marker, Measure, Param, Site, Src, Taint, apply_bound, markers,
@@ -394,8 +395,10 @@ class FollowedCalls(InterpreterState):
                 # a cursor that ran the caller's SQL): what it yields is capped by what was passed
                 given = arg_node(node, fn, t.url_param) if t.url_param else None
                 if t.url_param:  # the caller's URL names one resource (``GET /papers/{id}``) or not
-                    one, fixed = url_resource(self.string_value(given) if given is not None else None)
-                    t = replace(t, url_param=None, whole=one, fixed=fixed)
+                    url = self.string_value(given) if given is not None else None
+                    one, fixed = url_resource(url)
+                    t = replace(t, url_param=None, whole=one, fixed=fixed,
+                                sql_bound=t.sql_bound or api_record_bound(url, t.site))
                 if t.sql_bound is not None and t.sql_bound.sql_param:
                     bound = self._given_bound(t.sql_bound, node, fn, arg_flows)
                     if bound == "aggregate":
