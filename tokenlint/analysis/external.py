@@ -1191,8 +1191,15 @@ def whole_record_sources(flow: Flow) -> list[Src]:
             node = m.site.node
             if m.family == ID_RECORDS_FAMILY:
                 what = "the records named by the caller's identifiers (each returned whole, every field)"
+            elif isinstance(node, cst.Subscript) and isinstance(node.slice[0].slice, cst.Index) and \
+                    (key := string_literal(node.slice[0].slice.value)) is not None and \
+                    is_plural(words(key)[-1] if words(key) else ""):
+                # ``info["holders"]`` of an object of unreadable code: the collection it holds
+                what = f"{dotted_name(node.value) or '…'}[{key!r}] (a collection an object tokenlint cannot read holds)"
             elif isinstance(node, cst.Subscript):  # an entry of a run-time collection
                 what = f"{dotted_name(node.value) or '…'}[…] (one entry returned whole, every field)"
+            elif isinstance(node, cst.Attribute):  # ``ticker.dividends``: a collection it holds
+                what = f"{dotted_name(node) or '….' + node.attr.value} (a collection an object tokenlint cannot read holds)"
             else:
                 callee = dotted_name(node.func) if isinstance(node, cst.Call) else None
                 what = f"{callee or '…'}() (one record returned whole, every field)"
@@ -1255,7 +1262,7 @@ JSON_RECORD_FAMILY = "json.record"
 
 #: Singular or irregular nouns that name many things (a collective noun, an irregular plural):
 #: under such a key a JSON body holds a listing (``body["people"]``, ``body["series"]``).
-_COLLECTIVE_NOUNS = frozenset({
+COLLECTIVE_NOUNS = frozenset({
     "people", "media", "news", "series", "staff", "inventory", "catalog", "catalogue", "collection",
     "queue", "backlog", "dataset", "corpus", "archive", "library", "directory", "folder", "index",
     "set", "group", "batch", "bundle", "stream", "window", "range", "matrix", "grid", "chart",
@@ -1268,9 +1275,9 @@ def record_key(key: str) -> bool:
     that is neither an open-ended payload (``shapes.open_field``: ``data``, ``result``, ``items``,
     ``value``) nor a text noun (``page``, ``feed``) nor a word of a listing (``shapes.
     COLLECTION_VERBS``: MediaWiki's ``query`` and ``search``), nor a plural (``tasks``) or a
-    collective noun (``people``, ``series``, ``inventory``: ``_COLLECTIVE_NOUNS``)."""
+    collective noun (``people``, ``series``, ``inventory``: ``COLLECTIVE_NOUNS``)."""
     ws = words(key)
-    return bool(ws) and not open_field(key) and ws[-1] not in TEXT_NOUNS and ws[-1] not in _COLLECTIVE_NOUNS \
+    return bool(ws) and not open_field(key) and ws[-1] not in TEXT_NOUNS and ws[-1] not in COLLECTIVE_NOUNS \
         and ws[-1] not in COLLECTION_VERBS and not is_plural(ws[-1])
 
 

@@ -27,7 +27,8 @@ from tokenlint.analysis.configured import filled_from_configuration
 from tokenlint.analysis.entry_points import Literal, factory_module_names, factory_settings, literal_value
 from tokenlint.analysis.constants import (Constants, keyword_arg, le_in_annotation, module_constant,
                                           string_literal)
-from tokenlint.analysis.external import (ACK_FAMILY, CONTEXT_FAMILY, ID_RECORDS_FAMILY, SERIALIZERS, SIZE_UNKNOWN,
+from tokenlint.analysis.external import (ACK_FAMILY, COLLECTIVE_NOUNS, CONTEXT_FAMILY, HEADERS_FAMILY, ID_RECORDS_FAMILY,
+                                         SERIALIZERS, SIZE_UNKNOWN,
                                          ExternalCalls, drained, http_body_bound, is_context_param, limit_like,
                                          made_object, part_of, field_keeper, field_of_body, picked_whole, json_record,
                                          listing_of, whole_record_sources)
@@ -36,7 +37,7 @@ from tokenlint.analysis.followed import (FollowedCalls, annotation_class, find_i
 from tokenlint.analysis.knowledge import Knowledge
 from tokenlint.analysis.library_calls import LibraryCalls
 from tokenlint.analysis.packaged import packaged_path, written_paths
-from tokenlint.analysis.shapes import Shape, call_shape, small_field, words
+from tokenlint.analysis.shapes import Shape, call_shape, configuration_object, is_plural, small_field, words
 from tokenlint.analysis.state import SqlBound
 from tokenlint.analysis.taints import (EMPTY, WRAPPED, Bound, Flow, Marker, Measure, Param, Site, Src, Taint, apply_bound, markers,
                                        measure_of, params, scalar_of, union)
@@ -747,6 +748,23 @@ def _dict_default(node: cst.Call) -> bool:
     default = node.args[1].value
     return (isinstance(default, cst.Dict) and not default.elements) or (
         isinstance(default, cst.Call) and dotted_name(default.func) == "dict" and not default.args)
+
+
+#: Plural attribute names of a library object that are not data it holds: protocol metadata
+#: (``response.headers``, ``resp.cookies``), an exception's or a parser's arguments, a handle's
+#: own settings.
+_NOT_LISTINGS = frozenset({"headers", "cookies", "args", "kwargs", "params", "options", "attrs",
+                           "flags", "permissions", "scopes", "capabilities", "features", "labels"})
+
+
+def _listing_attribute(attr: str) -> bool:
+    """Whether an attribute named ``attr`` of an object names a collection it holds: a plural or
+    collective last word (``dividends``, ``major_holders``, ``series``) not of ``_NOT_LISTINGS``.
+    (Read off an object whose name says it is configuration, ``self.config.allowed_roots``, it is
+    what the operator set up: ``attribute`` skips those.)"""
+    ws = words(attr)
+    return bool(ws) and attr not in _NOT_LISTINGS and not attr.startswith("_") and \
+        (is_plural(ws[-1]) or ws[-1] in COLLECTIVE_NOUNS)
 
 
 def _record_like(t: Taint) -> bool:
@@ -1874,7 +1892,24 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         # a record's open-ended payload (``mr.description``, ``page.content``) is as large as the
         # record, as ``mr["description"]``; another field is one part of it
         keep = field_keeper(attr, base)
-        return frozenset(keep(t) for t in base if not isinstance(t, Marker) or t.kind == "object")
+        held = frozenset(keep(t) for t in base if not isinstance(t, Marker) or t.kind == "object")
+        if _listing_attribute(attr) and not CONFIG_WORDS & set(words(dn or "")) and \
+                not any(isinstance(t, (Src, Measure, Param)) for t in base):
+            # ``ticker.dividends``, ``repo.contributors`` of a handle of unreadable code (not an
+            # object made of data the tool holds, ``Page.model_validate_json(body).data``): a
+            # collection it holds, read whole where the tool returns or iterates it (a method
+            # called on it, ``client.containers.list()``, is a call of that object's family)
+            held = frozenset(self._listing_of_object(t, node) for t in held)
+        return held
+
+    def _listing_of_object(self, t: Taint, node: cst.Attribute | cst.Subscript) -> Taint:
+        """``t`` when it is no handle of unreadable code (see ``attribute``), else the same handle
+        marked ``whole``: read whole, it is the collection the attribute names."""
+        if not (isinstance(t, Marker) and t.kind == "object") or t.whole or t.fixed or \
+                t.family in (ACK_FAMILY, CONTEXT_FAMILY, ID_RECORDS_FAMILY, HEADERS_FAMILY) or \
+                configuration_object(t.family) or (t.family and self.a.project.resolve_class(t.family)):
+            return t
+        return Marker("object", self.a.site(self.mod, node), t.sql_bound, family=t.family, whole=True)
 
     def _attribute_class(self, base: Flow, attr: str) -> str | None:
         """The class of the run whose object attribute ``attr`` of ``base`` holds, when ``base`` is
@@ -1955,7 +1990,11 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
             # (``resp["Item"]``, ``page["content"]``) is as large as the record
             keep = field_keeper(lit, base) if lit is not None else part_of
             body = field_of_body(lit, self.a.site(self.mod, node)) if lit is not None else (lambda t: t)
-            return frozenset(body(keep(t)) for t in base if not isinstance(t, Marker) or t.kind == "object") | entry
+            held = frozenset(body(keep(t)) for t in base if not isinstance(t, Marker) or t.kind == "object")
+            if lit is not None and _listing_attribute(lit) and not CONFIG_WORDS & set(words(base_name or "")) and \
+                    not any(isinstance(t, (Src, Measure, Param)) for t in base):  # ``info["holders"]``, as ``ticker.holders``
+                held = frozenset(self._listing_of_object(t, node) for t in held)
+            return held | entry
         if isinstance(sl, cst.Slice):
             lower = self.expr(sl.lower) if sl.lower is not None else EMPTY
             if sl.upper is None:
