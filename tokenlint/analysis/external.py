@@ -19,7 +19,7 @@ from tokenlint.analysis.constants import (SAME_TEXT_METHODS, class_constant, lit
                                           string_literal)
 from tokenlint.analysis.shapes import (COLLECTION_VERBS, REDUCTIONS, TEXT_NOUNS, WRITE_VERBS, Shape, call_shape, is_plural,
                                        configuration_collection, configuration_object, data_name,
-                                       open_field, words)
+                                       open_field, singular, words)
 from tokenlint.analysis.state import InterpreterState
 from tokenlint.analysis.taints import EMPTY, Bound, Flow, Marker, Measure, Param, Site, Src, Taint, markers, params, union
 from tokenlint.analysis.values import BUILTINS, VALUE_METHODS, annotated_class, chain_root, is_stdlib
@@ -336,7 +336,7 @@ class ExternalCalls(InterpreterState):
         if not isinstance(node, cst.Name):
             return None  # a literal: "sep".join(...), [..].count()
         n = node.value
-        if first is not None and expr is not node and self._constant_table(n, first):
+        if first is not None and self._constant_table(n, first):
             return None  # ``cls.EXT_TO_LANG.get(ext)``: a lookup table fixed in the source
         if n in self.env:
             objs = markers(self.env[n], "object")
@@ -1093,15 +1093,13 @@ def api_record_bound(url: str | None, site: Site) -> Bound | None:
     one record with an open-ended description). A resource of a text collection (``/files/{id}``,
     ``/documents/{doc_id}``, ``/pages/{page_id}``: ``shapes.TEXT_NOUNS``) is its whole text: no
     bound (None), and neither for a URL that names no one resource."""
-    if not record_path(url) or fixed_resource(cast(str, url)):
+    if not record_path(url):
         return None
-    collection = _collection_segment(cast(str, url))
+    collection = _collection_segment(cast(str, url))  # (record_path holds only for a str)
     ws = words(collection or "")
-    if not ws:
-        return None
-    noun = ws[-1]
-    singular = noun[:-3] + "y" if noun.endswith("ies") else noun[:-1] if is_plural(noun) else noun
-    if noun in TEXT_NOUNS or singular in TEXT_NOUNS:
+    if collection is None or fixed_record(collection) or not ws:
+        return None  # (``fixed_resource``: a record of fixed fields is small, no bound needed)
+    if ws[-1] in TEXT_NOUNS or singular(ws[-1]) in TEXT_NOUNS:
         return None
     return Bound(site, upstream=True)
 
@@ -1375,8 +1373,7 @@ def fixed_record(name: str) -> bool:
     if not ws:
         return False
     noun = ws[-1]
-    singular = noun[:-3] + "y" if noun.endswith("ies") else noun[:-1] if is_plural(noun) else noun
-    return noun in _FIXED_RECORD_NOUNS or singular in _FIXED_RECORD_NOUNS
+    return noun in _FIXED_RECORD_NOUNS or singular(noun) in _FIXED_RECORD_NOUNS
 
 #: First words of a call that reads one thing (its result is the thing, whole).
 _RECORD_READS = frozenset({"get", "read", "fetch", "describe", "show", "inspect", "info", "load", "retrieve"})

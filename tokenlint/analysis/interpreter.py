@@ -1893,18 +1893,26 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         # record, as ``mr["description"]``; another field is one part of it
         keep = field_keeper(attr, base)
         held = frozenset(keep(t) for t in base if not isinstance(t, Marker) or t.kind == "object")
-        if _listing_attribute(attr) and not CONFIG_WORDS & set(words(dn or "")) and \
-                not any(isinstance(t, (Src, Measure, Param)) for t in base):
-            # ``ticker.dividends``, ``repo.contributors`` of a handle of unreadable code (not an
-            # object made of data the tool holds, ``Page.model_validate_json(body).data``): a
-            # collection it holds, read whole where the tool returns or iterates it (a method
-            # called on it, ``client.containers.list()``, is a call of that object's family)
-            held = frozenset(self._listing_of_object(t, node) for t in held)
-        return held
+        return self._object_listing(held, base, attr, dn, node)
+
+    def _object_listing(self, held: Flow, base: Flow, key: str, owner: str | None,
+                        node: cst.Attribute | cst.Subscript) -> Flow:
+        """``held`` (what ``owner.key`` or ``owner["key"]`` of ``base`` gives, at ``node``) with
+        each handle of unreadable code in it marked ``whole`` when ``key`` names a collection
+        (``_listing_attribute``: ``ticker.dividends``, ``info["holders"]``): read whole where the
+        tool returns or iterates it, it is that collection (a method called on it,
+        ``client.containers.list()``, stays a call of the object's family). Not for an owner named
+        for configuration (``self.config.allowed_roots``), nor when ``base`` holds data the tool
+        has (``Page.model_validate_json(body).data`` keeps that data's bound), nor for the run's
+        own classes, acknowledgements, the request context or configuration objects."""
+        if not _listing_attribute(key) or CONFIG_WORDS & set(words(owner or "")) or \
+                any(isinstance(t, (Src, Measure, Param)) for t in base):
+            return held
+        return frozenset(self._listing_of_object(t, node) for t in held)
 
     def _listing_of_object(self, t: Taint, node: cst.Attribute | cst.Subscript) -> Taint:
-        """``t`` when it is no handle of unreadable code (see ``attribute``), else the same handle
-        marked ``whole``: read whole, it is the collection the attribute names."""
+        """``t`` when it is no handle of unreadable code (see ``_object_listing``), else the same
+        handle marked ``whole``: read whole, it is the collection the key names."""
         if not (isinstance(t, Marker) and t.kind == "object") or t.whole or t.fixed or \
                 t.family in (ACK_FAMILY, CONTEXT_FAMILY, ID_RECORDS_FAMILY, HEADERS_FAMILY) or \
                 configuration_object(t.family) or (t.family and self.a.project.resolve_class(t.family)):
@@ -1991,9 +1999,8 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
             keep = field_keeper(lit, base) if lit is not None else part_of
             body = field_of_body(lit, self.a.site(self.mod, node)) if lit is not None else (lambda t: t)
             held = frozenset(body(keep(t)) for t in base if not isinstance(t, Marker) or t.kind == "object")
-            if lit is not None and _listing_attribute(lit) and not CONFIG_WORDS & set(words(base_name or "")) and \
-                    not any(isinstance(t, (Src, Measure, Param)) for t in base):  # ``info["holders"]``, as ``ticker.holders``
-                held = frozenset(self._listing_of_object(t, node) for t in held)
+            if lit is not None:  # ``info["holders"]``, as ``ticker.holders``
+                held = self._object_listing(held, base, lit, base_name, node)
             return held | entry
         if isinstance(sl, cst.Slice):
             lower = self.expr(sl.lower) if sl.lower is not None else EMPTY

@@ -200,6 +200,14 @@ def is_plural(word: str) -> bool:
     return word.endswith(("s", "ices", "data")) and not word.endswith(("ss", "us", "is", "sis"))
 
 
+def singular(noun: str) -> str:
+    """The singular of a plural noun (``entities`` → ``entity``, ``contacts`` → ``contact``, by
+    ``is_plural``); any other word as it is."""
+    if noun.endswith("ies") and is_plural(noun):
+        return noun[:-3] + "y"
+    return noun[:-1] if is_plural(noun) else noun
+
+
 def scalar_name(name: str) -> bool:
     """Whether an attribute or field name reads as a number or a flag (``max_row``,
     ``total_count``, ``num_pages``, ``is_valid``, ``has_more``): a scalar word first, or a
