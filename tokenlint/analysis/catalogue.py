@@ -81,6 +81,18 @@ HANDLE_FUNCTIONS: dict[str, str] = {
     "sqlalchemy.create_engine": "db",
 }
 
+#: Standard-library functions that pick at most a count of items from a collection they are
+#: given: qualified name -> (position of the count argument, its keyword, its default or None
+#: when it is required). ``heapq.nlargest(10, rows)`` is ten rows;
+#: ``difflib.get_close_matches(word, names)`` three names (its documented default ``n=3``).
+COUNT_PICKERS: dict[str, tuple[int, str, int | None]] = {
+    "heapq.nlargest": (0, "n", None),
+    "heapq.nsmallest": (0, "n", None),
+    "difflib.get_close_matches": (2, "n", 3),
+    "random.sample": (1, "k", None),
+    "random.choices": (99, "k", 1),
+}
+
 #: Classes whose objects carry a result another task, thread or process sets later
 #: (``asyncio.Future``, ``concurrent.futures.Future``; ``loop.create_future()`` makes the first).
 FUTURE_CLASSES = frozenset({"asyncio.Future", "asyncio.futures.Future", "concurrent.futures.Future"})

@@ -148,7 +148,7 @@ class Constants(InterpreterState):
                 if isinstance(p, cst.FormattedStringText):
                     parts.append(p.value)
                 elif isinstance(p, cst.FormattedStringExpression):  # (the only other part)
-                    parts.append("{" + (dotted_name(p.expression) or "expr") + "}")
+                    parts.append("{" + hole_name(p.expression) + "}")
             return "".join(parts)
         if isinstance(node, cst.Name):
             if node.value in self.strings:
@@ -194,6 +194,19 @@ class Constants(InterpreterState):
             return None
         return [t if t is not None else "{" + (dotted_name(e.value) or "expr") + "}"
                 for t, e in zip(items, node.elements)]
+
+
+def hole_name(expr: cst.BaseExpression) -> str:
+    """How an f-string hole is written in the text ``string_value`` gives: its dotted name
+    (``{item_id}``), a call of one on a dotted name as that call (``{quote(item_id)}``,
+    ``{str(item_id)}``: the value quoted or converted), else ``{expr}``."""
+    name = dotted_name(expr)
+    if name:
+        return name
+    if isinstance(expr, cst.Call) and expr.args and expr.args[0].keyword is None and \
+            (func := dotted_name(expr.func)) and (arg := dotted_name(expr.args[0].value)):
+        return f"{func}({arg})"
+    return "expr"
 
 
 #: ``str``/``bytes`` methods whose result holds the same words as the receiver (a query's row

@@ -17,7 +17,7 @@ import libcst as cst
 from tokenlint.analysis import catalogue as cat
 from tokenlint.analysis.constants import (SAME_TEXT_METHODS, class_constant, literal_table, module_constant,
                                           string_literal)
-from tokenlint.analysis.shapes import (COLLECTION_VERBS, REDUCTIONS, TEXT_NOUNS, WRITE_VERBS, Shape, call_shape, is_plural,
+from tokenlint.analysis.shapes import (COLLECTION_VERBS, MASS_NOUNS, REDUCTIONS, TEXT_NOUNS, WRITE_VERBS, Shape, call_shape, is_plural,
                                        configuration_collection, configuration_object, data_name,
                                        open_field, singular, words)
 from tokenlint.analysis.state import InterpreterState
@@ -100,6 +100,8 @@ class ExternalCalls(InterpreterState):
             if objects:
                 family = objects[0].family
             elif any(isinstance(t, (Src, Measure)) for t in recv):
+                if method in REDUCTIONS and not node.args:
+                    return EMPTY  # ``returns.std()``: a statistic of the data the tool holds
                 return None  # a method of data the tool holds: a transformation (rows.to_dict())
             elif not recv and method in VALUE_METHODS and isinstance(func.value, cst.Call):
                 return None  # ``headers.get("authorization", "").removeprefix(...)``: a str of a small value
@@ -157,6 +159,13 @@ class ExternalCalls(InterpreterState):
             return EMPTY  # ``ctx.info(...)``, ``ctx.report_progress(...)``: a notification
         if family == HEADERS_FAMILY:
             return EMPTY  # ``headers.get("authorization")``: one header of the request
+        if method == "get" and node.args and markers(recv, "object") and \
+                (key := _literal_key(node.args[0].value)) is not None and record_key(key):
+            # ``info.get("regularMarketPrice")`` of what an SDK object holds: one field picked by
+            # name, as ``info["regularMarketPrice"]`` is (a plural, payload or text key stays the
+            # collection or text it names)
+            self._args_flow(node)
+            return frozenset({Marker("object", site, fixed=True, family=family)})
         callee = f"{dotted_name(func) or '….' + name}()"
         shape = Shape.SCALAR if method in REDUCTIONS and not node.args else call_shape(name)
         sql = self._external_sql(node, name, shape, site)
@@ -222,6 +231,13 @@ class ExternalCalls(InterpreterState):
         if held and words(name)[:1] and words(name)[0] in _CONVERSIONS:
             # ``self._to_json(result)``: the data it is given, converted (not a new source)
             return union(frozenset({Marker("object", site, family=family)}), held)
+        if shape is Shape.UNKNOWN and (ran := self._callables_handed(node)) is not None:
+            # ``self.adapter.request(symbol, operation, cache_key=k)``, ``pool.call(lambda t:
+            # t.info)``: code that runs the callable it is handed (retries, a worker thread, a
+            # cache) gives back what the callable returns; a callable parameter is what each
+            # caller passes (a lambda's body: ``FollowedCalls._bind_args``)
+            self.summary.untraced.append(callee)
+            return ran
         what = f"{callee} {SIZE_UNKNOWN if shape is Shape.UNKNOWN else '(a collection or text)'}"
         src = Src("TL108", site, what)
         bound = self._argument_bound(node)
@@ -236,6 +252,23 @@ class ExternalCalls(InterpreterState):
         if page is not None and (bound is None or page.rank() > bound.rank()):
             bound = page
         return frozenset({src.with_bound(bound) if bound else src})
+
+    def _callables_handed(self, node: cst.Call) -> Flow | None:
+        """What the callables a call hands to code tokenlint cannot read return, when it hands
+        any: a lambda's body, or a parameter of this function annotated ``Callable[...]`` (what
+        each caller passes); None when it hands none. Only the one result of a runner comes back
+        so (``request(symbol, operation)``); a call named for many (``pool.map(fn, ids)``) is a
+        collection by its name and never gets here."""
+        callable_params = {p.name.value for p in parameters(self.fn) if p.annotation is not None
+                           and _CALLABLE_ANNOTATION.search(cst.Module([]).code_for_node(p.annotation.annotation))} \
+            if isinstance(self.fn, cst.FunctionDef) else set()
+        flows = []
+        for a in node.args:
+            if isinstance(a.value, cst.Lambda):
+                flows.append(self.lambda_result(a.value))
+            elif isinstance(a.value, cst.Name) and a.value.value in callable_params:
+                flows.append(self.expr(a.value))
+        return union(*flows) if flows else None
 
     def _constructed(self, node: cst.Call, site: Site, family: str | None, args: Flow) -> Flow:
         """An object made by a constructor of unreadable code: it holds the data it is given, and
@@ -411,7 +444,11 @@ class ExternalCalls(InterpreterState):
         ps = params(self.expr(sql_node))
         if ps and any(p.name.lower() in QUERY_KEYWORDS for p in ps) and shape not in (Shape.RECORD, Shape.SCALAR) \
                 and not {"search", "find", "lookup", "match"} & set(words(name)):
-            return frozenset({Src("TL101", site, f".{name}() of a caller-supplied query")})
+            # (``client.query(query, num_results)``, ``db.run(query, limit=limit)``: the rows the
+            # call is told to return at most)
+            bound = self._argument_bound(node)
+            src = Src("TL101", site, f".{name}() of a caller-supplied query")
+            return frozenset({src.with_bound(bound) if bound is not None else src})
         return None
 
     def _argument_bound(self, node: cst.Call) -> Bound | None:
@@ -1028,11 +1065,30 @@ def record_path(url: str | None) -> bool:
     if len(segments) < 2:
         return False
     last = re.sub(r"\.(json|xml)$", "", segments[-1])  # Zendesk's ``/users/{user_id}.json``
-    m = re.fullmatch(r"\{([\w.]+)\}", last)
+    # (``{item_id}``, ``{quote(item_id)}``, ``{item_id!s}``, ``{deal_id_str}``: the identifier
+    # quoted, converted or named with its type)
+    m = re.fullmatch(r"\{(?:[\w.]+\()?([\w.]+)(?:,[^{}]*)?\)?(?:![rsa])?\}", last)
     if m is None:
         return False
     ws = words(m.group(1).split(".")[-1])
+    if len(ws) > 1 and ws[-1] in _ID_FORM_WORDS:
+        ws = ws[:-1]
+    if any(w in _REPORT_WORDS for seg in segments[:-1] if "{" not in seg for w in words(seg)):
+        return False  # ``/analytics/v3/contacts/{id}``: a report about one record, not the record
     return bool(ws) and ws[-1] in _ID_WORDS
+
+
+#: Words of a path segment that make what a path names a report over time about the record its
+#: identifier names (its analytics, history, events), not that record.
+_REPORT_WORDS = frozenset({"analytics", "metrics", "stats", "statistics", "history", "events", "activity",
+                           "activities", "logs", "timeline", "reports", "report", "insights", "usage",
+                           "audit", "changelog", "timeseries"})
+
+
+#: Last words of a name that give an identifier's form, not what it names (``deal_id_str``,
+#: ``user_id_encoded``).
+_ID_FORM_WORDS = frozenset({"str", "string", "text", "encoded", "quoted", "escaped", "safe", "clean",
+                            "normalized", "norm", "value", "val", "param", "arg"})
 
 
 def singleton_path(url: str | None) -> bool:
@@ -1122,6 +1178,42 @@ def record_of_get(flow: Flow, node: cst.Call, url_text: Callable[[cst.BaseExpres
                             rule="TL105")
                      if isinstance(t, Src) and t.code == "TL105" and t.what.startswith("HTTP response .json()")
                      else t for t in flow)
+
+
+def _literal_key(expr: cst.BaseExpression) -> str | None:
+    """The key a string literal names when it reads as a field name (``"price"``,
+    ``"regularMarketPrice"``), not a path, a URL or a cache key (``"users/1"``, ``"a:b"``)."""
+    if not isinstance(expr, cst.SimpleString):
+        return None
+    value = expr.evaluated_value
+    return value if isinstance(value, str) and value.isidentifier() else None
+
+
+#: An annotation of a callable parameter (``Callable[[Any], Any]``, ``Awaitable``).
+_CALLABLE_ANNOTATION = re.compile(r"\bCallable\b|\bAwaitable\b|\bCoroutine\b")
+
+#: Modules whose ``loads`` parses JSON text (``json.loads(resp.text)``, ``orjson.loads(raw)``).
+JSON_MODULES = frozenset({"json", "orjson", "ujson", "simplejson", "rapidjson", "ujson5", "json5"})
+
+
+def parsed_json_body(qualified: str | None, args: Flow, site: Site) -> Flow | None:
+    """What a JSON parser called at ``site`` gives back when it is handed an HTTP body: the body
+    as ``resp.json()`` gives it (``body_of_json``), so that a field picked from it is told apart
+    from the listing the same way. ``json.loads(resp.text)``, ``orjson.loads(resp.read())`` parse
+    the body's text (a TL105 source); ``json.load(urlopen(req))`` reads the response it is given.
+    ``qualified``: the call's qualified name (``json.loads``); None when it is not such a call or
+    is given no HTTP body."""
+    module, _, name = (qualified or "").rpartition(".")
+    if module not in JSON_MODULES or name not in ("loads", "load"):
+        return None
+    if name == "load" and markers(args, "http_response"):
+        return body_of_json(args, site)
+    texts = [t for t in args if isinstance(t, Src) and t.code == "TL105" and not json_body(t)]
+    if name != "loads" or not texts:
+        return None
+    bound = max((t.bound for t in texts if t.bound is not None), key=Bound.rank, default=None)
+    return frozenset({Src("TL105", site, "HTTP response .json()", bound)}) | frozenset(
+        t for t in args if t not in texts)
 
 
 def http_body_bound(recv: Flow) -> Bound | None:
@@ -1260,10 +1352,10 @@ JSON_RECORD_FAMILY = "json.record"
 
 #: Singular or irregular nouns that name many things (a collective noun, an irregular plural):
 #: under such a key a JSON body holds a listing (``body["people"]``, ``body["series"]``).
-COLLECTIVE_NOUNS = frozenset({
-    "people", "media", "news", "series", "staff", "inventory", "catalog", "catalogue", "collection",
-    "queue", "backlog", "dataset", "corpus", "archive", "library", "directory", "folder", "index",
-    "set", "group", "batch", "bundle", "stream", "window", "range", "matrix", "grid", "chart",
+COLLECTIVE_NOUNS = MASS_NOUNS | frozenset({
+    "catalog", "catalogue", "collection", "queue", "dataset", "archive", "library", "directory",
+    "folder", "index", "set", "group", "batch", "bundle", "stream", "window", "range", "matrix", "grid",
+    "chart",
 })
 
 

@@ -27,7 +27,7 @@ from tokenlint.analysis.taints import (EMPTY, WRAPPED, Bound, Flow, Marker, Meas
 from tokenlint.analysis.values import (ACCUMULATORS, EMPTY_FACTORIES, MAX_HELPER_DEPTH, annotated_class,
                                        annotation_class, body_of, chain_root, defs_in, empty_collection, is_stdlib,
                                        optional_inner)
-from tokenlint.source.functions import gathering_parameters
+from tokenlint.source.functions import gathering_parameters, parameters
 from tokenlint.source.imports import dotted_name
 from tokenlint.source.walk import code_children, walk
 
@@ -72,7 +72,7 @@ class FollowedCalls(InterpreterState):
         wrapper): a lambda's body, a nested def over this function's locals, a helper, or any
         other call; None when ``target`` is no callable expression."""
         if isinstance(target, cst.Lambda):
-            return self.expr(target.body)
+            return self.lambda_result(target)
         if isinstance(target, cst.Name) and target.value not in self.env:
             nested = self.nested(target.value)
             if nested is not None:
@@ -91,6 +91,21 @@ class FollowedCalls(InterpreterState):
             self._synthetic_origin[id(call)] = self._synthetic_origin.get(id(node), node)
             return self.call(call)
         return None
+
+    def lambda_result(self, fn: cst.Lambda) -> Flow:
+        """What the lambda ``fn`` returns when code that runs it calls it: its body over this
+        function's locals, each of its own parameters an object of that code, which tokenlint
+        cannot read (``lambda stock: stock.dividends``: the collection the object holds)."""
+        own = [p.name.value for p in parameters(fn)]
+        saved = {n: self.env[n] for n in own if n in self.env}
+        for n in own:
+            self.env[n] = frozenset({Marker("object", self.a.site(self.mod, fn))})
+        try:
+            return self.expr(fn.body)
+        finally:
+            for n in own:
+                self.env.pop(n, None)
+            self.env.update(saved)
 
     def nested(self, name: str) -> cst.FunctionDef | None:
         """The function named ``name`` defined inside this interpreter's function (a table built
@@ -569,7 +584,7 @@ class FollowedCalls(InterpreterState):
         for a in node.args:
             if isinstance(a.value, cst.Lambda):
                 # a callable the helper may call (``retry(lambda: fetch(x))``): what it returns
-                flow = self.expr(a.value.body)
+                flow = self.lambda_result(a.value)
             elif isinstance(a.value, cst.Name) and a.value.value not in self.env and \
                     self.nested(a.value.value) is not None:
                 nested = self.nested(a.value.value)

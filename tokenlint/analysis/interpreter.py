@@ -31,7 +31,7 @@ from tokenlint.analysis.external import (ACK_FAMILY, COLLECTIVE_NOUNS, CONTEXT_F
                                          SERIALIZERS, SIZE_UNKNOWN,
                                          ExternalCalls, drained, http_body_bound, is_context_param, limit_like,
                                          made_object, part_of, field_keeper, field_of_body, picked_whole, json_record,
-                                         listing_of, whole_record_sources)
+                                         listing_of, parsed_json_body, whole_record_sources)
 from tokenlint.analysis.followed import (FollowedCalls, annotation_class, find_instance_attribute_classes,
                                          find_instance_collections)
 from tokenlint.analysis.knowledge import Knowledge
@@ -65,6 +65,10 @@ CONFIG_WORDS = frozenset({"config", "configs", "configuration", "conf", "cfg", "
 SETUP_HEAD_WORDS = frozenset({"token", "key", "secret", "password", "passwd", "url", "uri", "host", "hostname",
                               "endpoint", "base", "dsn", "path", "dir", "directory", "root", "prefix", "auth",
                               "name", "id", "version", "user", "username", "email", "region", "port", "mode"})
+
+#: Methods a class of the run inherits from a library base that copy the object, with the
+#: values they are given put in (pydantic's ``model_copy(update=...)``, v1 ``copy(update=...)``).
+COPIERS = frozenset({"model_copy", "copy", "__copy__"})
 
 #: Functions that read a whole file object they are given.
 LOADERS = frozenset({"load", "safe_load", "full_load", "unsafe_load", "reader", "DictReader",
@@ -2355,6 +2359,19 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
             bound = self.bound_from(stop, node) if stop is not None else None
             return apply_bound(flow, bound) if bound else flow
 
+        if qn in cat.COUNT_PICKERS:
+            # ``heapq.nlargest(n, rows)``, ``difflib.get_close_matches(word, names)``: at most
+            # the count given, or the function's own default
+            position, keyword, preset = cat.COUNT_PICKERS[qn]
+            count = keyword_arg(node, keyword)
+            positional = [a for a in node.args if a.keyword is None and a.star == ""]
+            if count is None and position < len(positional):
+                count = positional[position].value
+            flow = union(*(self.expr(a.value) for a in node.args if a.value is not count))
+            bound = self.bound_from(count, node) if count is not None else \
+                Bound(site, fixed=preset) if preset is not None else None
+            return apply_bound(flow, bound) if bound else flow
+
         family: str | None  # (the qualified class of the object a call makes or is made on)
         made = self._run_class_called(func, qn)
         if made is not None:
@@ -2421,12 +2438,15 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
                 impls = [h for f in families for h in self.a.implementations(f, method)]
                 if impls:
                     return union(*(self.call_helper(node, *h) for h in impls))
-            if helper is None and families and method in SERIALIZERS and \
+            if helper is None and families and method in SERIALIZERS | COPIERS and \
                     all(self.a.project.resolve_class(f) for f in families):
                 # a serializer a class of the run inherits from a library base (pydantic's
-                # ``model_dump()``, ``json()``): it gives back what the object was made of
-                self._args_flow(node)
-                return frozenset(t for t in recv if not isinstance(t, Marker) or t.whole)
+                # ``model_dump()``, ``json()``): it gives back what the object was made of; a
+                # copy (``self.model_copy(update={"text": clean(self.text)})``) that and the
+                # values it is given
+                args = self._args_flow(node)
+                kept = frozenset(t for t in recv if not isinstance(t, Marker) or t.whole)
+                return union(kept, args) if method in COPIERS else kept
         if helper is not None:
             out = self.call_helper(node, *helper)
             if method is not None and isinstance(func, cst.Attribute) and dotted_name(func.value) not in ("self", "cls"):
@@ -2443,6 +2463,9 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         args = self._args_flow(node)
         if markers(args, "file") and (qn or dn or "").split(".")[-1] in LOADERS:
             return frozenset({Src("TL102", site, f"{qn or dn}() of a whole file")})
+        parsed = parsed_json_body(qn, args, site)
+        if parsed is not None:
+            return parsed
         external = self.external_call(node, qn, name, method, recv, args, site)
         if external is not None:
             return external

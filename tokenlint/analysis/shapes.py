@@ -107,6 +107,10 @@ SCALAR_WORDS = frozenset({
     "ttl", "pttl", "contains", "can", "should", "estimate", "score", "ok", "success", "succeeded",
 })
 
+#: Nouns that name many things though singular in form (``get_news``, ``list_people``,
+#: ``fetch_series``): a call named for one of them reads a collection.
+MASS_NOUNS = frozenset({"news", "people", "media", "series", "staff", "inventory", "backlog", "corpus"})
+
 #: Methods that, called with no argument, reduce an array or a frame to one number (a number per
 #: column for a frame): numpy's and pandas' statistics and ``.item()``, which gives back an
 #: array's or a tensor's one element as a Python scalar (numpy ``ndarray.item``, ``torch.Tensor.
@@ -374,13 +378,13 @@ def call_shape(name: str) -> Shape:
         if any(n in ("all", "many", "every", "list") for n in nouns):
             return Shape.COLLECTION
         last = nouns[-1]
-        if is_plural(last) or last in TEXT_NOUNS:
+        if is_plural(last) or last in TEXT_NOUNS or last in MASS_NOUNS:
             return Shape.COLLECTION
         return Shape.RECORD
     if verb in ("info", "status", "config", "settings"):
         return Shape.RECORD
     # no verb we know: the nouns decide
     last = ws[-1]
-    if is_plural(last) or last in TEXT_NOUNS or verb in TEXT_NOUNS:
+    if is_plural(last) or last in TEXT_NOUNS or last in MASS_NOUNS or verb in TEXT_NOUNS:
         return Shape.COLLECTION
     return Shape.UNKNOWN
