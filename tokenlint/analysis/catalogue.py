@@ -81,6 +81,12 @@ HANDLE_FUNCTIONS: dict[str, str] = {
     "sqlalchemy.create_engine": "db",
 }
 
+#: Third-party modules whose functions give back one value of fixed size (a date or time, a
+#: time zone, a duration, a version), never data: ``dateutil.parser.parse(s)``,
+#: ``arrow.get(ts)``, ``pendulum.parse(s)``, ``humanize.naturaltime(d)``, ``semver.Version.parse(v)``.
+SCALAR_MODULES = frozenset({"dateutil", "arrow", "pendulum", "iso8601", "ciso8601", "pytz", "tzlocal",
+                            "humanize", "dateparser", "isodate", "semver", "packaging"})
+
 #: Standard-library functions that pick at most a count of items from a collection they are
 #: given: qualified name -> (position of the count argument, its keyword, its default or None
 #: when it is required). ``heapq.nlargest(10, rows)`` is ten rows;

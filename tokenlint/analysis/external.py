@@ -49,6 +49,13 @@ class ExternalCalls(InterpreterState):
         """
         func = node.func
         name = method or name
+        scalar_family = next((f for f in (qn, *(m.family for m in markers(recv, "object") if method is not None))
+                              if f and f.split(".")[0] in cat.SCALAR_MODULES), None)
+        if scalar_family is not None:
+            # ``dateutil.parser.parse(text)``, ``arrow.get(ts).humanize()``: a date, however the
+            # library names its parser, and what its methods make of it
+            self._args_flow(node)
+            return frozenset({Marker("object", site, fixed=True, family=scalar_family.split(".")[0])})
         if qn in REQUEST_CONTEXT_ACCESSORS:
             # ``get_http_headers()``, ``get_context()``: the current MCP request's own context
             self._args_flow(node)
@@ -1073,8 +1080,10 @@ def record_path(url: str | None) -> bool:
     ws = words(m.group(1).split(".")[-1])
     if len(ws) > 1 and ws[-1] in _ID_FORM_WORDS:
         ws = ws[:-1]
-    if any(w in _REPORT_WORDS for seg in segments[:-1] if "{" not in seg for w in words(seg)):
-        return False  # ``/analytics/v3/contacts/{id}``: a report about one record, not the record
+    if any(w in _REPORT_WORDS for seg in segments[:-2] if "{" not in seg for w in words(seg)):
+        # ``/analytics/v3/contacts/{id}``: a report about one record, not the record (the
+        # collection the record is one of, ``/meetings/v1/events/{id}``, names no report)
+        return False
     return bool(ws) and ws[-1] in _ID_WORDS
 
 

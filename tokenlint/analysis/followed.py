@@ -92,6 +92,16 @@ class FollowedCalls(InterpreterState):
             return self.call(call)
         return None
 
+    def _library_object(self, held: Flow) -> bool:
+        """Whether ``held`` is an object of a library, never of a class of the run: what a lambda
+        handed to unreadable code is called with, or an object a class imported from a library
+        made (``fund = acme.Fund(s)``): its methods are the library's, whatever their names."""
+        imported = {q.split(".")[0] for q in self.mod.imports.names.values()}
+        return any(isinstance(t, Marker) and t.kind == "object" and t.family and (
+            t.family == LAMBDA_ARGUMENT_FAMILY or (
+                not t.family.startswith("mcp.") and t.family.split(".")[0] in imported
+                and not self.a.project.resolve_class(t.family))) for t in held)
+
     def lambda_result(self, fn: cst.Lambda) -> Flow:
         """What the lambda ``fn`` returns when code that runs it calls it: its body over this
         function's locals, each of its own parameters an object of that code, which tokenlint
@@ -99,7 +109,9 @@ class FollowedCalls(InterpreterState):
         own = [p.name.value for p in parameters(fn)]
         saved = {n: self.env[n] for n in own if n in self.env}
         for n in own:
-            self.env[n] = frozenset({Marker("object", self.a.site(self.mod, fn))})
+            # (of a family no class of the run has: ``stock.get_news()`` is the SDK's method, not
+            # a method of the same name on a class of the run)
+            self.env[n] = frozenset({Marker("object", self.a.site(self.mod, fn), family=LAMBDA_ARGUMENT_FAMILY)})
         try:
             return self.expr(fn.body)
         finally:
@@ -204,7 +216,7 @@ class FollowedCalls(InterpreterState):
                 # ``db.run_query(...)`` on an instance of a class of this module: the method is
                 # unambiguous when exactly one class here defines it
                 owners = [k for k in mod.functions if k.endswith(f".{meth}") and k.count(".") == 1]
-                if len(owners) == 1:
+                if len(owners) == 1 and not self._library_object(self.env.get(base, EMPTY)):
                     return mod, mod.functions[owners[0]]
         else:
             return None
@@ -361,6 +373,11 @@ class FollowedCalls(InterpreterState):
                     # of fields it picked, ``{"id": p.id, ...}``, holds no payload)
                     out.add(Src("TL108", self.a.site(self.mod, node),
                                 f"the payload of a record given to {fn.name.value}() {SIZE_UNKNOWN}"))
+                    continue
+                if t.element:
+                    # ``def find_root(roots, p): for r in roots: if ...: return r``: one element
+                    # of what this call passes
+                    out |= self.one_of(passed, node)
                     continue
                 if t.scalar:
                     # ``def digest(text): return sha256(text.encode()).hexdigest()``: a scalar of
@@ -641,6 +658,9 @@ def forwarded_parameter(fn: cst.FunctionDef, cache: dict[int, int | None]) -> in
 #: First words of a method that runs the function it is given and returns its result
 #: (``limiter.run_async(fn)``, ``policy.call(fn)``, ``retry.execute(fn)``): ``run_elsewhere``.
 _RUNNER_VERBS = frozenset({"run", "call", "execute", "retry", "invoke"})
+
+#: Family of the object a lambda handed to code tokenlint cannot read is called with.
+LAMBDA_ARGUMENT_FAMILY = "<lambda argument>"
 
 #: Callees that run a callable elsewhere and hand back its result (or a future of it).
 ELSEWHERE = frozenset({"run_sync", "to_thread", "run_in_executor", "submit", "partial",

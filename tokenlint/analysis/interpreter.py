@@ -849,6 +849,8 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         #: element holds (what the body puts into a collection makes it as long as the iterable,
         #: ``out.append(r["id"])``: ``_per_element``).
         self.loop_elements: list[tuple[set[str], frozenset, frozenset]] = []
+        #: Per enclosing ``for``: the names of the helper's parameters its iterable holds.
+        self.loop_params: list[frozenset[str]] = []
         #: Per enclosing ``for`` or comprehension clause, innermost last: its target names, how
         #: many rounds it runs at most (``_rounds_bound``: ``for idx in order[:k]``, ``range(k)``;
         #: None when nothing caps them) and the name of what it iterates. ``x[idx]`` in its body
@@ -1061,28 +1063,39 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         ``x += text`` inside a loop makes ``x`` as long as the iterable."""
         if isinstance(node, cst.Return):
             value = node.value
+            drop: Flow = EMPTY
+            given: frozenset[str] = frozenset()
+            if self.loop_elements and value is not None:
+                # ``for w in widgets: if w.name == n: return w``: the first match is one item (also
+                # in a tuple or dict returned: ``return candidate, root``)
+                targets, collection, held = self.loop_elements[-1]
+                used = {n.value for n in walk(value) if isinstance(n, cst.Name)}  # (also in dict entries)
+                if used & (targets | self._set_per_round()) and not used & self.loop_accumulators[-1]:
+                    # (the element's own sources too: an item of an API listing is one item; of
+                    # what a caller passes, one element of it: ``Param.element``)
+                    drop, given = collection | held, self.loop_params[-1]
+
+            def first_match(flow: Flow) -> Flow:
+                flow = flow - drop
+                if not given:
+                    return flow
+                return frozenset(replace(t, element=True, part=False) if isinstance(t, Param) and t.site is None
+                                 and t.name in given else t for t in flow)
             if isinstance(value, cst.Tuple) and value.elements and \
                     not any(isinstance(e, cst.StarredElement) for e in value.elements):
-                parts = tuple(self.expr(e.value) for e in value.elements)
+                parts = tuple(first_match(self.expr(e.value)) for e in value.elements)
                 self.summary.tuple_returns.append(parts)
                 flow = union(*parts)
                 self.summary.other_returns = True
             elif isinstance(value, cst.Dict) and (entries := _literal_entries(value)) is not None:
-                by_key = {key: self.expr(item) for key, item in entries}
+                by_key = {key: first_match(self.expr(item)) for key, item in entries}
                 self.summary.dict_returns.append(by_key)
                 flow = union(*by_key.values())
                 self.summary.mixed_returns = True
             else:
-                flow = self.expr(value) if value is not None else EMPTY
+                flow = first_match(self.expr(value) if value is not None else EMPTY)
                 self.summary.mixed_returns = True
                 self.summary.other_returns = True
-            if self.loop_elements and value is not None:
-                # ``for w in widgets: if w.name == n: return w``: the first match is one item
-                targets, collection, held = self.loop_elements[-1]
-                used = {n.value for n in walk(value) if isinstance(n, cst.Name)}  # (also in dict entries)
-                if used & (targets | self._set_per_round()) and not used & self.loop_accumulators[-1]:
-                    # (the element's own sources too: an item of an API listing is one item)
-                    flow = flow - collection - held
             self.summary.returns.append((self.a.site(self.mod, node), flow))
             return False
         if isinstance(node, cst.Raise):
@@ -1321,12 +1334,14 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         self.element_names |= targets
         self.loop_elements.append((targets, frozenset(t for t in it if isinstance(t, Src)),
                                    frozenset(t for t in elem if isinstance(t, Src))))
+        self.loop_params.append(frozenset(t.name for t in it if isinstance(t, Param) and t.site is None))
         self.index_loops.append((targets, self._rounds_bound(node.iter, it, node), _iterated_name(node.iter)))
         for _ in range(2):
             self._assign_element(node.target, node.iter, elem)
             self.block(statements_of(node.body))
         self.index_loops.pop()
         self.loop_elements.pop()
+        self.loop_params.pop()
         self.loop_nodes.pop()
         accs = self.loop_accumulators.pop()
         breaks = self.loop_breaks.pop()

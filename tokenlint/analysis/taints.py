@@ -199,6 +199,10 @@ class Param:
     #: ``sha256(text.encode()).hexdigest()``), not the value itself: each caller gets the scalar
     #: of what it passes (its own limits still bound; a file it passes is not returned).
     scalar: bool = False
+    #: In a helper: one element of what the parameter holds, the first match a loop over it
+    #: returns (``for root in roots: if ...: return root``); each caller gets one element of
+    #: what it passes, not all of it.
+    element: bool = False
 
 
 #: The name of the placeholder ``Param`` for what a decorated helper returns, inside the wrapper
