@@ -88,15 +88,15 @@ SCALAR_MODULES = frozenset({"dateutil", "arrow", "pendulum", "iso8601", "ciso860
                             "humanize", "dateparser", "isodate", "semver", "packaging"})
 
 #: Standard-library functions that pick at most a count of items from a collection they are
-#: given: qualified name -> (position of the count argument, its keyword, its default or None
-#: when it is required). ``heapq.nlargest(10, rows)`` is ten rows;
+#: given: qualified name -> (position of the count argument, None when it is keyword-only; its
+#: keyword; its default, None when it is required). ``heapq.nlargest(10, rows)`` is ten rows;
 #: ``difflib.get_close_matches(word, names)`` three names (its documented default ``n=3``).
-COUNT_PICKERS: dict[str, tuple[int, str, int | None]] = {
+COUNT_PICKERS: dict[str, tuple[int | None, str, int | None]] = {
     "heapq.nlargest": (0, "n", None),
     "heapq.nsmallest": (0, "n", None),
     "difflib.get_close_matches": (2, "n", 3),
     "random.sample": (1, "k", None),
-    "random.choices": (99, "k", 1),
+    "random.choices": (None, "k", 1),
 }
 
 #: Classes whose objects carry a result another task, thread or process sets later

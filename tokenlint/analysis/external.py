@@ -167,7 +167,7 @@ class ExternalCalls(InterpreterState):
         if family == HEADERS_FAMILY:
             return EMPTY  # ``headers.get("authorization")``: one header of the request
         if method == "get" and node.args and markers(recv, "object") and \
-                (key := _literal_key(node.args[0].value)) is not None and record_key(key):
+                (key := string_literal(node.args[0].value)) is not None and key.isidentifier() and record_key(key):
             # ``info.get("regularMarketPrice")`` of what an SDK object holds: one field picked by
             # name, as ``info["regularMarketPrice"]`` is (a plural, payload or text key stays the
             # collection or text it names)
@@ -266,9 +266,12 @@ class ExternalCalls(InterpreterState):
         each caller passes); None when it hands none. Only the one result of a runner comes back
         so (``request(symbol, operation)``); a call named for many (``pool.map(fn, ids)``) is a
         collection by its name and never gets here."""
-        callable_params = {p.name.value for p in parameters(self.fn) if p.annotation is not None
-                           and _CALLABLE_ANNOTATION.search(cst.Module([]).code_for_node(p.annotation.annotation))} \
-            if isinstance(self.fn, cst.FunctionDef) else set()
+        callable_params = self.__dict__.get("_callable_params")
+        if callable_params is None:  # (read once per function, not at every call)
+            callable_params = self.__dict__["_callable_params"] = frozenset(
+                p.name.value for p in parameters(self.fn) if p.annotation is not None
+                and _CALLABLE_ANNOTATION.search(cst.Module([]).code_for_node(p.annotation.annotation))) \
+                if isinstance(self.fn, cst.FunctionDef) else frozenset()
         flows = []
         for a in node.args:
             if isinstance(a.value, cst.Lambda):
@@ -1189,15 +1192,6 @@ def record_of_get(flow: Flow, node: cst.Call, url_text: Callable[[cst.BaseExpres
                      else t for t in flow)
 
 
-def _literal_key(expr: cst.BaseExpression) -> str | None:
-    """The key a string literal names when it reads as a field name (``"price"``,
-    ``"regularMarketPrice"``), not a path, a URL or a cache key (``"users/1"``, ``"a:b"``)."""
-    if not isinstance(expr, cst.SimpleString):
-        return None
-    value = expr.evaluated_value
-    return value if isinstance(value, str) and value.isidentifier() else None
-
-
 #: An annotation of a callable parameter (``Callable[[Any], Any]``, ``Awaitable``).
 _CALLABLE_ANNOTATION = re.compile(r"\bCallable\b|\bAwaitable\b|\bCoroutine\b")
 
@@ -1291,8 +1285,7 @@ def whole_record_sources(flow: Flow) -> list[Src]:
             if m.family == ID_RECORDS_FAMILY:
                 what = "the records named by the caller's identifiers (each returned whole, every field)"
             elif isinstance(node, cst.Subscript) and isinstance(node.slice[0].slice, cst.Index) and \
-                    (key := string_literal(node.slice[0].slice.value)) is not None and \
-                    is_plural(words(key)[-1] if words(key) else ""):
+                    (key := string_literal(node.slice[0].slice.value)) is not None and listing_key(key):
                 # ``info["holders"]`` of an object of unreadable code: the collection it holds
                 what = f"{dotted_name(node.value) or '…'}[{key!r}] (a collection an object tokenlint cannot read holds)"
             elif isinstance(node, cst.Subscript):  # an entry of a run-time collection
@@ -1366,6 +1359,24 @@ COLLECTIVE_NOUNS = MASS_NOUNS | frozenset({
     "folder", "index", "set", "group", "batch", "bundle", "stream", "window", "range", "matrix", "grid",
     "chart",
 })
+
+
+#: Plural attribute names of a library object that are not data it holds: protocol metadata
+#: (``response.headers``, ``resp.cookies``), an exception's or a parser's arguments, a handle's
+#: own settings.
+_NOT_LISTINGS = frozenset({"headers", "cookies", "args", "kwargs", "params", "options", "attrs",
+                           "flags", "permissions", "scopes", "capabilities", "features", "labels"})
+
+
+def listing_key(key: str) -> bool:
+    """Whether an attribute or key named ``key`` of an object names a collection it holds: a
+    plural or collective last word (``dividends``, ``major_holders``, ``series``) not of
+    ``_NOT_LISTINGS``. (Read off an object whose name says it is configuration,
+    ``self.config.allowed_roots``, it is what the operator set up: the interpreter's
+    ``_object_listing`` skips those.)"""
+    ws = words(key)
+    return bool(ws) and key not in _NOT_LISTINGS and not key.startswith("_") and \
+        (is_plural(ws[-1]) or ws[-1] in COLLECTIVE_NOUNS)
 
 
 def record_key(key: str) -> bool:

@@ -27,17 +27,17 @@ from tokenlint.analysis.configured import filled_from_configuration
 from tokenlint.analysis.entry_points import Literal, factory_module_names, factory_settings, literal_value
 from tokenlint.analysis.constants import (Constants, keyword_arg, le_in_annotation, module_constant,
                                           string_literal)
-from tokenlint.analysis.external import (ACK_FAMILY, COLLECTIVE_NOUNS, CONTEXT_FAMILY, HEADERS_FAMILY, ID_RECORDS_FAMILY,
+from tokenlint.analysis.external import (ACK_FAMILY, CONTEXT_FAMILY, HEADERS_FAMILY, ID_RECORDS_FAMILY,
                                          SERIALIZERS, SIZE_UNKNOWN,
                                          ExternalCalls, drained, http_body_bound, is_context_param, limit_like,
                                          made_object, part_of, field_keeper, field_of_body, picked_whole, json_record,
-                                         listing_of, parsed_json_body, whole_record_sources)
+                                         listing_key, listing_of, parsed_json_body, whole_record_sources)
 from tokenlint.analysis.followed import (FollowedCalls, annotation_class, find_instance_attribute_classes,
                                          find_instance_collections)
 from tokenlint.analysis.knowledge import Knowledge
 from tokenlint.analysis.library_calls import LibraryCalls
 from tokenlint.analysis.packaged import packaged_path, written_paths
-from tokenlint.analysis.shapes import Shape, call_shape, configuration_object, is_plural, small_field, words
+from tokenlint.analysis.shapes import Shape, call_shape, configuration_object, small_field, words
 from tokenlint.analysis.state import SqlBound
 from tokenlint.analysis.taints import (EMPTY, WRAPPED, Bound, Flow, Marker, Measure, Param, Site, Src, Taint, apply_bound, markers,
                                        measure_of, params, scalar_of, union)
@@ -752,23 +752,6 @@ def _dict_default(node: cst.Call) -> bool:
     default = node.args[1].value
     return (isinstance(default, cst.Dict) and not default.elements) or (
         isinstance(default, cst.Call) and dotted_name(default.func) == "dict" and not default.args)
-
-
-#: Plural attribute names of a library object that are not data it holds: protocol metadata
-#: (``response.headers``, ``resp.cookies``), an exception's or a parser's arguments, a handle's
-#: own settings.
-_NOT_LISTINGS = frozenset({"headers", "cookies", "args", "kwargs", "params", "options", "attrs",
-                           "flags", "permissions", "scopes", "capabilities", "features", "labels"})
-
-
-def _listing_attribute(attr: str) -> bool:
-    """Whether an attribute named ``attr`` of an object names a collection it holds: a plural or
-    collective last word (``dividends``, ``major_holders``, ``series``) not of ``_NOT_LISTINGS``.
-    (Read off an object whose name says it is configuration, ``self.config.allowed_roots``, it is
-    what the operator set up: ``attribute`` skips those.)"""
-    ws = words(attr)
-    return bool(ws) and attr not in _NOT_LISTINGS and not attr.startswith("_") and \
-        (is_plural(ws[-1]) or ws[-1] in COLLECTIVE_NOUNS)
 
 
 def _record_like(t: Taint) -> bool:
@@ -1918,13 +1901,13 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
                         node: cst.Attribute | cst.Subscript) -> Flow:
         """``held`` (what ``owner.key`` or ``owner["key"]`` of ``base`` gives, at ``node``) with
         each handle of unreadable code in it marked ``whole`` when ``key`` names a collection
-        (``_listing_attribute``: ``ticker.dividends``, ``info["holders"]``): read whole where the
+        (``external.listing_key``: ``ticker.dividends``, ``info["holders"]``): read whole where the
         tool returns or iterates it, it is that collection (a method called on it,
         ``client.containers.list()``, stays a call of the object's family). Not for an owner named
         for configuration (``self.config.allowed_roots``), nor when ``base`` holds data the tool
         has (``Page.model_validate_json(body).data`` keeps that data's bound), nor for the run's
         own classes, acknowledgements, the request context or configuration objects."""
-        if not _listing_attribute(key) or CONFIG_WORDS & set(words(owner or "")) or \
+        if not listing_key(key) or CONFIG_WORDS & set(words(owner or "")) or \
                 any(isinstance(t, (Src, Measure, Param)) for t in base):
             return held
         return frozenset(self._listing_of_object(t, node) for t in held)
@@ -2380,7 +2363,7 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
             position, keyword, preset = cat.COUNT_PICKERS[qn]
             count = keyword_arg(node, keyword)
             positional = [a for a in node.args if a.keyword is None and a.star == ""]
-            if count is None and position < len(positional):
+            if count is None and position is not None and position < len(positional):
                 count = positional[position].value
             flow = union(*(self.expr(a.value) for a in node.args if a.value is not count))
             bound = self.bound_from(count, node) if count is not None else \
