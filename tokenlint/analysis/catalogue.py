@@ -99,6 +99,11 @@ COUNT_PICKERS: dict[str, tuple[int | None, str, int | None]] = {
     "random.choices": (None, "k", 1),
 }
 
+#: Functions of the standard library that await what they are given and return its results as
+#: they are (``asyncio.gather`` a list of them, one per awaitable; ``wait_for`` and ``shield``
+#: the one result): Python's ``asyncio`` documentation, "Coroutines and Tasks".
+AWAITED_RESULTS = frozenset({"asyncio.gather", "asyncio.wait_for", "asyncio.shield"})
+
 #: Classes whose objects carry a result another task, thread or process sets later
 #: (``asyncio.Future``, ``concurrent.futures.Future``; ``loop.create_future()`` makes the first).
 FUTURE_CLASSES = frozenset({"asyncio.Future", "asyncio.futures.Future", "concurrent.futures.Future"})

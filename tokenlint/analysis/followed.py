@@ -707,8 +707,11 @@ def arg_node(call: cst.Call, fn: cst.FunctionDef, param: str) -> cst.BaseExpress
 def find_instance_attribute_classes(mod: ParsedModule, class_name: str) -> dict[str, str]:
     """``{attr: qualified class}`` for each ``self.attr = Cls(...)`` in ``class_name``'s methods,
     or ``self.attr = param`` where the method's parameter is annotated with a class
-    (``def __init__(self, connector: QdrantConnector)``), the class imported or defined in
-    ``mod`` (the first assignment wins)."""
+    (``def __init__(self, connector: QdrantConnector)``, ``Optional[Connector]``), the class
+    imported or defined in ``mod`` (the first assignment wins). A collaborator given with a
+    default (``self.links = registry if registry is not None else links``, ``self.store = store
+    or Store()``) is of the class either side names, a module-level ``links = LinkRegistry()``
+    naming its class."""
     out: dict[str, str] = {}
     cls = mod.classes.get(class_name)
     if cls is None:
@@ -721,23 +724,31 @@ def find_instance_attribute_classes(mod: ParsedModule, class_name: str) -> dict[
     annotations: dict[str, str] = {}
     for n in _walk(cls.body):
         if isinstance(n, cst.Param) and n.annotation is not None:
-            ann = n.annotation.annotation
-            if isinstance(ann, cst.BinaryOperation):  # ``Connector | None``
-                ann = ann.left
-            qn = qualified(ann) if isinstance(ann, (cst.Name, cst.Attribute)) else None
+            qn = annotation_class(mod, n.annotation.annotation)  # (``Connector | None`` too)
             if qn:
                 annotations.setdefault(n.name.value, qn)
+
+    def value_class(value: cst.BaseExpression) -> str | None:
+        if isinstance(value, cst.Call):
+            return qualified(value.func)
+        if isinstance(value, cst.Name):
+            if value.value in annotations:
+                return annotations[value.value]
+            made = mod.constants.get(value.value)  # a shared module-level instance
+            qn = qualified(made.func) if isinstance(made, cst.Call) else None
+            return qn if qn and qn.rsplit(".", 1)[-1][:1].isupper() else None
+        if isinstance(value, cst.IfExp):
+            return value_class(value.body) or value_class(value.orelse)
+        if isinstance(value, cst.BooleanOperation) and isinstance(value.operator, cst.Or):
+            return value_class(value.left) or value_class(value.right)
+        return None
+
     stack: list[cst.CSTNode] = [cls.body]
     while stack:
         n = stack.pop()
         if isinstance(n, (cst.Assign, cst.AnnAssign)) and n.value is not None:
             targets = [t.target for t in n.targets] if isinstance(n, cst.Assign) else [n.target]
-            if isinstance(n.value, cst.Call):
-                qn = qualified(n.value.func)
-            elif isinstance(n.value, cst.Name):
-                qn = annotations.get(n.value.value)
-            else:
-                qn = None
+            qn = value_class(n.value)
             for t in targets:
                 dn = dotted_name(t)
                 if qn and dn and dn.startswith("self.") and dn.count(".") == 1:

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Sequence, cast
 import libcst as cst
 
 from tokenlint.analysis import catalogue as cat
+from tokenlint.analysis.caches import cache_hit, read_through_stores
 from tokenlint.analysis.configured import filled_from_configuration
 from tokenlint.analysis.entry_points import Literal, factory_module_names, factory_settings, literal_value
 from tokenlint.analysis.constants import (Constants, keyword_arg, le_in_annotation, module_constant,
@@ -174,6 +175,7 @@ class Analyzer:
         self._instance_attributes: dict[tuple[str, str], dict[str, str]] = {}
         self._enclosing: dict[str, dict[int, cst.FunctionDef]] = {}
         self._stored_entries: dict[str, dict[str, list[cst.BaseExpression]]] = {}
+        self._read_through: dict[str, dict[str, frozenset[str]]] = {}
         self._closures: dict[int, dict[str, Flow]] = {}
         self._switches: dict[int, tuple[frozenset[str], dict[str, Literal]]] = {}
         #: ``followed.forwarded_parameter`` of each def asked about, by ``id`` (the run's trees
@@ -205,6 +207,35 @@ class Analyzer:
             self._stored_entries[module.module_name] = stored
         values = stored.get(container, [])
         return bool(values) and all(_literal_scalar(v) for v in values)
+
+    def entry_class(self, module: ParsedModule, container: str) -> str | None:
+        """The qualified class of every value the module stores into the run-time collection
+        ``container`` when each is an object made there by calling it (``self._managers[name] =
+        KafkaManager(cfg)``, ``presentations[pid] = Presentation()``): a registry of objects, one
+        entry an object of that class, not a record of data. None when any stored value is
+        something else, or nothing is stored by item assignment."""
+        self.literal_entries(module, container)  # (reads the module's item assignments once)
+        values = self._stored_entries[module.module_name].get(container, [])
+        classes = set()
+        for v in values:
+            qn = None
+            if isinstance(v, cst.Call) and isinstance(v.func, (cst.Name, cst.Attribute)):
+                callee = dotted_name(v.func) or ""
+                qn = module.imports.qualify(v.func) or (f"{module.module_name}.{callee}" if callee in module.classes else None)
+            if qn is None or not qn.rsplit(".", 1)[-1][:1].isupper():
+                return None
+            classes.add(qn)
+        return classes.pop() if len(classes) == 1 else None
+
+    def cache_hit(self, module: ParsedModule, fn: cst.FunctionDef | None, container: str) -> bool:
+        """Whether ``fn`` reading an entry of the run-time collection ``container`` reads a
+        read-through cache back (``caches.cache_hit``); the module's caches are found once."""
+        if fn is None or not isinstance(fn, cst.FunctionDef):
+            return False
+        stores = self._read_through.get(module.module_name)
+        if stores is None:
+            stores = self._read_through[module.module_name] = read_through_stores(module)
+        return cache_hit(module, fn, container, stores)
 
     def enclosing_function(self, module: ParsedModule, fn: cst.FunctionDef) -> cst.FunctionDef | None:
         """The function ``fn`` is defined in (a tool nested in ``def create_server(config)``),
@@ -1781,8 +1812,16 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         if iterated is not looped and isinstance(iterated, cst.Attribute):
             # (``enumerate(doc.paragraphs)`` keeps no handle: the attribute's own flow has it)
             it = union(it, frozenset(t for t in self.expr(iterated) if isinstance(t, Marker) and t.kind == "object"))
+        # (``for r in file_range.ranges``: a field of a model holds other things)
+        models = self._model_objects(it) if not isinstance(iterated, (cst.Attribute, cst.Subscript)) else frozenset()
         for m in markers(it):
             site = self.a.site(self.mod, node)
+            if models and m.kind == "object" and (m.whole or m in models):
+                # ``for item in items`` of ``[Item.model_validate(d) for d in bodies]``: a list
+                # of objects of a class of the run (a model is not iterated over its fields),
+                # each one of those records, its methods the class's own
+                extra.append(m)
+                continue
             if m.kind in ("cursor", "query", "paginator", "line_iter"):
                 extra.append(Src("TL106", site, f"iterating a {m.kind.replace('_', ' ')}", m.sql_bound))
             elif m.kind == "file":
@@ -1809,6 +1848,17 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         kept = frozenset(replace(t, items=True) if isinstance(t, Param) and t.site is None and t.part
                          and not t.payload else t for t in it if not isinstance(t, Marker))
         return union(kept, frozenset(extra))
+
+    def _model_objects(self, flow: Flow) -> frozenset[Marker]:
+        """The object markers in ``flow`` of classes of the run that define no ``__iter__`` (data
+        models, ``Item.model_validate(body)``): a flow holding them and iterated is a list of
+        them."""
+        out = set()
+        for m in markers(flow, "object"):
+            if m.family and not m.whole and self.a.project.resolve_class(m.family) is not None and \
+                    self.a.family_method(m.family, "__iter__") is None:
+                out.add(m)
+        return frozenset(out)
 
     def attribute(self, node: cst.Attribute) -> Flow:
         """The flow of ``obj.attr``: a local bound to the whole dotted name; an instance collection
@@ -2456,6 +2506,10 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
                     out = union(out, held)
             return out
 
+        if qn in cat.AWAITED_RESULTS:
+            # ``await asyncio.gather(*(self.get_item(i) for i in ids))``: what the awaitables
+            # give back, one per awaitable (objects of the run's classes kept: their methods)
+            return self._args_flow(node)
         # unknown call: its result is made of its receiver and arguments (str(), json.dumps(),
         # text.strip(), pydantic models...); a file handle passed to a loader is a whole read
         args = self._args_flow(node)

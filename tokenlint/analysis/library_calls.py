@@ -131,10 +131,12 @@ class LibraryCalls(InterpreterState):
                     method in ("append", "insert") and node.args and isinstance(node.args[-1].value, cst.Dict)):
                 self.built_records.discard(recv_name)  # (something else than a record written out)
             flow = self._args_flow(node)
-            # (a record of a batch read by identifiers, or its payload, is data:
-            # ``out.append({"blurb": book.get("description")})``)
-            kept = frozenset(t for t in flow
-                             if not isinstance(t, Marker) or (t.whole and t.family == ID_RECORDS_FAMILY))
+            models = self._model_objects(flow)  # (objects of the run's data classes: a list of them)
+            # (a record of a batch read by identifiers, or one read by its own identifier, or
+            # their payload, is data: ``out.append({"blurb": book.get("description")})``,
+            # ``out.append(Comment(text=child.text))`` of ``child = await get_item(kid_id)``)
+            kept = frozenset(t for t in flow if not isinstance(t, Marker) or t in models or (
+                t.whole and (t.family == ID_RECORDS_FAMILY or t.sql_bound is not None)))
             put = node.args[-1].value if method in ("append", "insert") and node.args else None
             if self.accumulate(node.func.value, kept, put) is not None:
                 return EMPTY
@@ -280,12 +282,21 @@ class LibraryCalls(InterpreterState):
         """One entry of the run-time collections in ``flow`` (``tasks[task_id]``,
         ``notes.get(name)``, at ``site``): ``flow`` without them, and the entry
         (``values.one_element``: one record, whole; nothing when the module stores only
-        literals into ``container``, ``JOBS[job_id] = "queued"``: a scalar)."""
+        literals into ``container``, ``JOBS[job_id] = "queued"``: a scalar, or when it is a
+        read-through cache read back: ``caches``; an object of the class every stored value is
+        made by, ``self._managers[name] = KafkaManager(cfg)``: ``Analyzer.entry_class``)."""
         rest = frozenset(t for t in flow if not is_collection_src(t))
         if len(rest) == len(flow):
             return flow, EMPTY
-        scalar = self.a.literal_entries(self.mod, dotted_name(container) or "")
-        return rest, EMPTY if scalar else one_element(site)
+        name = dotted_name(container) or ""
+        if self.a.literal_entries(self.mod, name) or self.a.cache_hit(self.mod, self.fn, name):
+            # (an entry of a read-through cache is what the code that fills it returns, traced
+            # there: ``caches``)
+            return rest, EMPTY
+        family = self.a.entry_class(self.mod, name)
+        if family is not None:  # a registry of objects (``self._managers[name] = Manager(cfg)``)
+            return rest, frozenset({Marker("object", site, family=family)})
+        return rest, one_element(site)
 
     def sql_bound(self, sql_node: cst.BaseExpression | None, argflow: Flow, site: Site) -> SqlBound:
         """The bound a query's text puts on its rows: ``LIMIT 50`` fixed, ``LIMIT ?`` bound to a
