@@ -1241,6 +1241,8 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
             self.dict_entries[name] = [
                 (string_literal(e.key), e.value) for e in value.elements if isinstance(e, cst.DictElement)
             ]
+        elif isinstance(value, cst.DictComp):
+            self.dict_entries[name] = [(string_literal(value.key), value.value)]
         if isinstance(value, (cst.FormattedString, cst.ConcatenatedString, cst.Call)):
             self.string_nodes[name] = value
         else:
@@ -2045,6 +2047,10 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
                     or (root is not None and root not in self.element_names)):
                 # ``client.list_widgets()[0]``, ``rows = ...; rows[0]``, ``found.actors[0]``
                 return self.one_of(base, node) | entry
+            if not isinstance(key, cst.Integer) and lit is None and self._keyed_one_value(node.value):
+                # ``col_map[name]`` of ``col_map[c[1]] = t`` filled in a loop, ``by_id[i]`` of
+                # ``by_id = {r["id"]: r for r in rows}``: the one value stored under that key
+                return self.one_of(base, node) | entry
             # an element or field keeps its source: rows iterate into ``r``, and ``r[0]`` is data;
             # an element of a table of clients is a client; a record's payload field
             # (``resp["Item"]``, ``page["content"]``) is as large as the record
@@ -2094,6 +2100,18 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
                 consts = [c for c in (self.const_int(n) for n in _subexpressions(upper)) if c is not None and c > 1]
                 return Bound(self.a.site(self.mod, node), fixed=max(consts) if consts else -1)
         return self.bound_from(upper, node)
+
+    def _keyed_one_value(self, container: cst.BaseExpression) -> bool:
+        """Whether ``container`` names a dict this function fills one value per key, by a key
+        computed at run time (``d[k] = v``, ``d = {k: v for ...}``: ``dict_entries`` with a
+        key that is no literal), each value one item, not a group (no list, set or dict display
+        or comprehension stored: ``groups[k] = []`` then ``groups[k].append(r)`` holds many)."""
+        if not isinstance(container, cst.Name):
+            return False
+        entries = self.dict_entries.get(container.value)
+        return bool(entries) and any(k is None for k, _ in entries) and not any(
+            isinstance(v, (cst.List, cst.Set, cst.Dict, cst.ListComp, cst.SetComp, cst.DictComp, cst.Tuple))
+            for _, v in entries)
 
     def _index_rounds(self, key: cst.BaseExpression, container: cst.BaseExpression) -> Bound | None:
         """The cap on how many elements ``container[key]`` takes when ``key`` is a position an
