@@ -2108,7 +2108,7 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         or comprehension stored: ``groups[k] = []`` then ``groups[k].append(r)`` holds many)."""
         if not isinstance(container, cst.Name):
             return False
-        entries = self.dict_entries.get(container.value)
+        entries = self.dict_entries.get(container.value, [])
         return bool(entries) and any(k is None for k, _ in entries) and not any(
             isinstance(v, (cst.List, cst.Set, cst.Dict, cst.ListComp, cst.SetComp, cst.DictComp, cst.Tuple))
             for _, v in entries)
