@@ -2049,8 +2049,14 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
                 return self.one_of(base, node) | entry
             if not isinstance(key, cst.Integer) and lit is None and self._keyed_one_value(node.value):
                 # ``col_map[name]`` of ``col_map[c[1]] = t`` filled in a loop, ``by_id[i]`` of
-                # ``by_id = {r["id"]: r for r in rows}``: the one value stored under that key
-                return self.one_of(base, node) | entry
+                # ``by_id = {r["id"]: r for r in rows}``: the one value stored under that key;
+                # one a round of a loop binding the key (``[owner[m] for m in close[:3]]``), as
+                # many as its rounds, every value when nothing caps them
+                looped = self._key_rounds(key)
+                if looped is None:
+                    return self.one_of(base, node) | entry
+                if looped[0] is not None:
+                    return apply_bound(base, looped[0]) | entry
             # an element or field keeps its source: rows iterate into ``r``, and ``r[0]`` is data;
             # an element of a table of clients is a client; a record's payload field
             # (``resp["Item"]``, ``page["content"]``) is as large as the record
@@ -2112,6 +2118,16 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         return bool(entries) and any(k is None for k, _ in entries) and not any(
             isinstance(v, (cst.List, cst.Set, cst.Dict, cst.ListComp, cst.SetComp, cst.DictComp, cst.Tuple))
             for _, v in entries)
+
+    def _key_rounds(self, key: cst.BaseExpression) -> tuple[Bound | None] | None:
+        """The rounds of the innermost enclosing loop (or comprehension) binding a name ``key``
+        is made of, as a 1-tuple of their cap (``_rounds_bound``, None when nothing caps them);
+        None when no enclosing loop binds one (one lookup)."""
+        names = {n.value for n in walk(key) if isinstance(n, cst.Name)}
+        for targets, rounds, _ in reversed(self.index_loops):
+            if names & targets:
+                return (rounds,)
+        return None
 
     def _index_rounds(self, key: cst.BaseExpression, container: cst.BaseExpression) -> Bound | None:
         """The cap on how many elements ``container[key]`` takes when ``key`` is a position an
