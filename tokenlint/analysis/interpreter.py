@@ -2121,13 +2121,14 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
 
     def _key_rounds(self, key: cst.BaseExpression) -> tuple[Bound | None] | None:
         """The rounds of the innermost enclosing loop (or comprehension) binding a name ``key``
-        is made of, as a 1-tuple of their cap (``_rounds_bound``, None when nothing caps them);
-        None when no enclosing loop binds one (one lookup)."""
+        is made of, else of the innermost enclosing loop (the key computed anew each round:
+        ``uid = resolve(name)`` for each name the caller lists), as a 1-tuple of their cap
+        (``_rounds_bound``, None when nothing caps them); None outside loops (one lookup)."""
         names = {n.value for n in walk(key) if isinstance(n, cst.Name)}
         for targets, rounds, _ in reversed(self.index_loops):
             if names & targets:
                 return (rounds,)
-        return None
+        return (self.index_loops[-1][1],) if self.index_loops else None
 
     def _index_rounds(self, key: cst.BaseExpression, container: cst.BaseExpression) -> Bound | None:
         """The cap on how many elements ``container[key]`` takes when ``key`` is a position an
