@@ -243,6 +243,23 @@ SQL_OPEN_ENDED_OBJECT = re.compile(
     r"^\s*(SHOW\s+CREATE\b|EXPLAIN\b|DESCRIBE\b|DESC\s|SHOW\s+(FULL\s+)?COLUMNS\b)", re.I)
 
 
+#: Aggregates that gather every matched row into one value (Cypher ``collect()``, PostgreSQL
+#: ``array_agg``/``json_agg``/``jsonb_agg``/``string_agg``, MySQL and SQLite ``GROUP_CONCAT``,
+#: SQLite ``json_group_array``, Oracle and Snowflake ``LISTAGG``/``ARRAY_AGG``): a row of such a
+#: statement holds as many items as the rows it gathered (``records[0]["nodes"]`` is the graph).
+SQL_GATHERING_AGGREGATE = re.compile(
+    r"\b(collect|array_agg|json_agg|jsonb_agg|string_agg|group_concat|json_group_array|listagg)\s*\(", re.I)
+
+#: A Cypher write driven by the caller's list (``UNWIND $observations AS obs MATCH ... SET ...
+#: RETURN e.name, new``): one row per element the caller sent, echoing it (labelling rule 6).
+CYPHER_UNWOUND_WRITE = re.compile(
+    r"^\s*UNWIND\s+\$\w+[\s\S]*\b(CREATE|MERGE|SET|DELETE|REMOVE)\b", re.I)
+
+#: What a query source's ``what`` ends with when its statement gathers every row into one
+#: (``SQL_GATHERING_AGGREGATE``): one row of it is every row (``interpreter._open_ended_row``).
+GATHERED_ROWS = "(each row gathering every match)"
+
+
 def looks_like_sql(text: str) -> bool:
     """Whether ``text`` reads as a query: it contains a ``SELECT``, ``PRAGMA``, ``SHOW``,
     ``DESCRIBE``, ``EXPLAIN`` or ``WITH`` word or a Cypher ``MATCH ... RETURN`` (``SQL_SELECT``,

@@ -22,7 +22,7 @@ from tokenlint.analysis.shapes import (COLLECTION_VERBS, MASS_NOUNS, REDUCTIONS,
                                        open_field, singular, words)
 from tokenlint.analysis.state import InterpreterState
 from tokenlint.analysis.taints import EMPTY, Bound, Flow, Marker, Measure, Param, Site, Src, Taint, markers, params, union
-from tokenlint.analysis.values import BUILTINS, VALUE_METHODS, annotated_class, chain_root, is_stdlib
+from tokenlint.analysis.values import BUILTINS, VALUE_METHODS, annotated_class, annotation_class, chain_root, is_stdlib
 from tokenlint.source.walk import walk_own
 from tokenlint.source.functions import parameters
 from tokenlint.source.imports import dotted_name
@@ -305,6 +305,10 @@ class ExternalCalls(InterpreterState):
                 return f"{self.mod.module_name}.{self.class_name}"
             if n in self.env:
                 return None
+            if isinstance(self.fn, cst.FunctionDef):
+                held = self._closure_parameter_class(n)
+                if held is not None:
+                    return held
             value = module_constant(self.mod, n)
             if isinstance(value, cst.Call):
                 callee = dotted_name(value.func)
@@ -326,6 +330,24 @@ class ExternalCalls(InterpreterState):
             if found is None or found[1] not in found[0].classes:
                 return None
             return self.a.instance_attribute_family(found[0], found[1], expr.attr.value)
+        return None
+
+    def _closure_parameter_class(self, name: str) -> str | None:
+        """The run's class a parameter ``name`` of a function enclosing this one is annotated
+        with (``def _register_handlers(server, db_client: DuckDBClient): def _handle(...):
+        db_client.run(q)``), the innermost such parameter deciding; None when no enclosing
+        function has one, its annotation names no class of the run, or a function between
+        rebinds the name."""
+        outer = self.a.enclosing_function(self.mod, self.fn)
+        while outer is not None:
+            for p in parameters(outer):
+                if p.name.value == name:
+                    qn = annotation_class(self.mod, p.annotation.annotation) if p.annotation is not None else None
+                    return qn if qn is not None and self.a.project.resolve_class(qn) is not None else None
+            if any(isinstance(n, cst.Assign) and any(dotted_name(t.target) == name for t in n.targets)
+                   for n in walk_own(outer.body)):
+                return None  # (bound in that function's body: ``_chain_class`` cannot say)
+            outer = self.a.enclosing_function(self.mod, outer)
         return None
 
     def _configuration_root(self, expr: cst.BaseExpression) -> str | None:
@@ -450,7 +472,8 @@ class ExternalCalls(InterpreterState):
             bound = self.sql_bound(sql_node, argflow, site)
             if bound == "aggregate":
                 return EMPTY
-            return frozenset({Src("TL101", site, f".{name}() of `{text.strip()[:40]}`", bound)})
+            gathered = f" {cat.GATHERED_ROWS}" if cat.SQL_GATHERING_AGGREGATE.search(text) else ""
+            return frozenset({Src("TL101", site, f".{name}() of `{text.strip()[:40]}`{gathered}", bound)})
         ps = params(self.expr(sql_node))
         if ps and any(p.name.lower() in QUERY_KEYWORDS for p in ps) and shape not in (Shape.RECORD, Shape.SCALAR) \
                 and not {"search", "find", "lookup", "match"} & set(words(name)):

@@ -367,10 +367,13 @@ class FollowedCalls(InterpreterState):
                                 f"the items of a field of a record given to {fn.name.value}() {SIZE_UNKNOWN}"))
                     continue
                 if t.payload and passed and all(isinstance(x, Marker) and x.kind == "object" for x in passed) \
+                        and not all(cast(Marker, x).fixed and cast(Marker, x).family and not cast(Marker, x).whole
+                                    for x in passed) \
                         and (given := arg_node(node, fn, t.name)) is not None and not self._dict_pairs(given):
                     # ``format_event(event)`` iterating ``event.get("entries")``: the payload of the
                     # one record passed, as large as the service made it (a dict the caller built
-                    # of fields it picked, ``{"id": p.id, ...}``, holds no payload)
+                    # of fields it picked, ``{"id": p.id, ...}``, holds no payload, nor does an
+                    # object of a library's fixed fields, ``embeddings.create(...).data[0]``)
                     out.add(Src("TL108", self.a.site(self.mod, node),
                                 f"the payload of a record given to {fn.name.value}() {SIZE_UNKNOWN}"))
                     continue

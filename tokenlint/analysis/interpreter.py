@@ -795,7 +795,10 @@ def _record_like(t: Taint) -> bool:
 
 def _open_ended_row(src: Src) -> bool:
     """Whether a query source ran a statement whose single row is an open-ended object
-    (``SHOW CREATE TABLE``, ``EXPLAIN``, ``DESCRIBE``): its ``what`` quotes the statement."""
+    (``SHOW CREATE TABLE``, ``EXPLAIN``, ``DESCRIBE``: its ``what`` quotes the statement), or
+    gathers every matched row into one (``collect()``, ``array_agg``: ``cat.GATHERED_ROWS``)."""
+    if src.what.endswith(cat.GATHERED_ROWS):
+        return True
     quoted = src.what.partition("`")[2]
     return bool(quoted) and cat.SQL_OPEN_ENDED_OBJECT.match(quoted) is not None
 

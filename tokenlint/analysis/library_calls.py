@@ -63,10 +63,13 @@ class LibraryCalls(InterpreterState):
             user_sql = text is None and any(p.name.lower() in ("query", "sql", "statement") for p in params(self.expr(first)))
             if (text is not None and cat.looks_like_sql(text)) or user_sql:
                 # (a helper's own query parameter: each caller's SQL decides, see ``sql_bound``)
+                if text is not None and cat.CYPHER_UNWOUND_WRITE.match(text):
+                    return EMPTY  # (one row per element of the caller's own list: an echo)
                 bound = self.sql_bound(first, argflow, site)
                 if bound == "aggregate":
                     return EMPTY
-                return frozenset({Src("TL101", site, f".{method}()", bound)})
+                gathered = f" {cat.GATHERED_ROWS}" if text is not None and cat.SQL_GATHERING_AGGREGATE.search(text) else ""
+                return frozenset({Src("TL101", site, f".{method}(){gathered}", bound)})
         if method in ("read_text", "read_bytes") and \
                 isinstance(node.func, cst.Attribute) and self.a.packaged_file(self.mod, self.fn, node.func.value):
             # ``(Path(__file__).parent / "skills" / "intro.md").read_text()``: shipped with the
