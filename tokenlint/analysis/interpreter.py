@@ -176,6 +176,7 @@ class Analyzer:
         self._enclosing: dict[str, dict[int, cst.FunctionDef]] = {}
         self._stored_entries: dict[str, dict[str, list[cst.BaseExpression]]] = {}
         self._read_through: dict[str, dict[str, frozenset[str]]] = {}
+        self._cache_hits: dict[tuple[str, int, str], bool] = {}
         self._closures: dict[int, dict[str, Flow]] = {}
         self._switches: dict[int, tuple[frozenset[str], dict[str, Literal]]] = {}
         #: ``followed.forwarded_parameter`` of each def asked about, by ``id`` (the run's trees
@@ -229,13 +230,18 @@ class Analyzer:
 
     def cache_hit(self, module: ParsedModule, fn: cst.FunctionDef | None, container: str) -> bool:
         """Whether ``fn`` reading an entry of the run-time collection ``container`` reads a
-        read-through cache back (``caches.cache_hit``); the module's caches are found once."""
+        read-through cache back (``caches.cache_hit``); the module's caches are found once, and
+        each (function, collection) judged once."""
         if fn is None or not isinstance(fn, cst.FunctionDef):
             return False
-        stores = self._read_through.get(module.module_name)
-        if stores is None:
-            stores = self._read_through[module.module_name] = read_through_stores(module)
-        return cache_hit(module, fn, container, stores)
+        key = (module.module_name, id(fn), container)
+        hit = self._cache_hits.get(key)
+        if hit is None:
+            stores = self._read_through.get(module.module_name)
+            if stores is None:
+                stores = self._read_through[module.module_name] = read_through_stores(module)
+            hit = self._cache_hits[key] = cache_hit(module, fn, container, stores)
+        return hit
 
     def enclosing_function(self, module: ParsedModule, fn: cst.FunctionDef) -> cst.FunctionDef | None:
         """The function ``fn`` is defined in (a tool nested in ``def create_server(config)``),
