@@ -1365,10 +1365,27 @@ def unknown_value(t: Taint) -> bool:
     return isinstance(t, Src) and t.code == "TL108" and t.what.endswith(SIZE_UNKNOWN)
 
 
+#: Modules whose ``load``/``loads``/``safe_load`` parse a whole document of nested records (JSON,
+#: YAML, TOML): a singular key picked from what they read out of a file is one field of it.
+DOCUMENT_MODULES = JSON_MODULES | frozenset({"yaml", "ruamel.yaml", "tomllib", "tomli", "toml", "tomlkit"})
+
+
+def parsed_file(t: Taint) -> bool:
+    """Whether ``t`` is a JSON, YAML or TOML document parsed from a whole file (``json.load(f)``:
+    TL102 "... of a whole file", the loader one of ``DOCUMENT_MODULES``): like a JSON body, a
+    listing or one record, which of the two unknown until a field is picked from it
+    (``config.get("vault_path")`` is one setting)."""
+    if not (isinstance(t, Src) and t.code == "TL102" and t.what.endswith("() of a whole file")):
+        return False
+    module = t.what[: -len("() of a whole file")].rpartition(".")[0]
+    return module in DOCUMENT_MODULES
+
+
 def picked_whole(t: Taint) -> bool:
     """Whether a field picked from ``t`` by a singular key is one record of it (``field_of_body``):
-    a JSON body (``json_body``) or another value of unknown shape (``unknown_value``)."""
-    return json_body(t) or unknown_value(t)
+    a JSON body (``json_body``), a document parsed from a file (``parsed_file``) or another value
+    of unknown shape (``unknown_value``)."""
+    return json_body(t) or parsed_file(t) or unknown_value(t)
 
 
 #: Family of the ``object`` marker of one record picked from a JSON body (``field_of_body``).

@@ -19,8 +19,8 @@ from tokenlint.analysis import catalogue as cat
 from tokenlint.analysis.external import (ID_RECORDS_FAMILY, SIZE_UNKNOWN, _query_string_pairs, ack_of_write, drained,
                                          body_of_json, posted_through,
                                          part_of, record_of_get, url_resource, whole_record_sources,
-                                         api_record_bound)
-from tokenlint.analysis.shapes import configuration_collection, words
+                                         api_record_bound, parsed_file)
+from tokenlint.analysis.shapes import CONFIG_WORDS, configuration_collection, words
 from tokenlint.analysis.state import InterpreterState, SqlBound
 from tokenlint.analysis.taints import (EMPTY, WRAPPED, Bound, Flow, Marker, Measure, Param, Site, Src, Taint, apply_bound, markers,
                                       params, scalar_of, union)
@@ -284,6 +284,11 @@ class FollowedCalls(InterpreterState):
             # configured with returns a handful, whatever request it makes (labelling rule 6)
             self.summary.untraced.append(f"{dotted_name(node.func) or fn.name.value}()")
             out = apply_bound(out, Bound(self.a.site(self.mod, node), configured=True))
+        if CONFIG_WORDS & set(words(fn.name.value)) and any(parsed_file(t) for t in out):
+            # ``def load_config(): return json.load(open(config_path))``: the settings file the
+            # operator wrote, a handful of values (labelling rule 6), not data
+            self.summary.untraced.append(f"{dotted_name(node.func) or fn.name.value}()")
+            out = frozenset(t for t in out if not parsed_file(t))
         page = self.cursor_bound(node)
         if page is not None:  # ``api.get_tasks(cursor=cursor)``: one page of the API's own size
             out = frozenset(t.with_bound(page) if isinstance(t, Src) else t for t in out)

@@ -38,7 +38,7 @@ from tokenlint.analysis.followed import (FollowedCalls, annotation_class, find_i
 from tokenlint.analysis.knowledge import Knowledge
 from tokenlint.analysis.library_calls import LibraryCalls
 from tokenlint.analysis.packaged import packaged_path, written_paths
-from tokenlint.analysis.shapes import Shape, call_shape, configuration_object, small_field, words
+from tokenlint.analysis.shapes import CONFIG_WORDS, Shape, call_shape, configuration_object, small_field, words
 from tokenlint.analysis.state import SqlBound
 from tokenlint.analysis.taints import (EMPTY, WRAPPED, Bound, Flow, Marker, Measure, Param, Site, Src, Taint, apply_bound, markers,
                                        measure_of, params, scalar_of, union)
@@ -54,11 +54,6 @@ if TYPE_CHECKING:
     from tokenlint.source.project import ParsedModule, Project
 
 
-#: Words of a module-level name that holds the server's configuration, not data
-#: (``CONFIG = json.load(open(path))``, ``settings = yaml.safe_load(f)``): ``module_data``.
-CONFIG_WORDS = frozenset({"config", "configs", "configuration", "conf", "cfg", "settings", "setting", "options",
-                          "opts", "env", "environ", "args", "argv", "credentials", "secrets", "prefs",
-                          "preferences"})
 
 #: Last words of a module-level name that holds one short value of the set-up, not data
 #: (``API_TOKEN = open(p).read().strip()``, ``BASE_URL``, ``DATA_DIR``): ``module_data``. Only the

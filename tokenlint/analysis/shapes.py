@@ -297,6 +297,14 @@ _SCHEMA_PARTS = frozenset({"field", "fields", "column", "columns", "property", "
                            "tables", "record", "records", "value", "values", "document", "documents"})
 
 
+#: Words of a name that holds the server's configuration, not data (``CONFIG = json.load(open(
+#: path))``, ``settings = yaml.safe_load(f)``, ``def load_config()``): ``module_data`` and
+#: ``FollowedCalls.call_helper``.
+CONFIG_WORDS = frozenset({"config", "configs", "configuration", "conf", "cfg", "settings", "setting", "options",
+                          "opts", "env", "environ", "args", "argv", "credentials", "secrets", "prefs",
+                          "preferences"})
+
+
 def configuration_collection(name: str) -> bool:
     """Whether a call named ``name`` reads a collection whose size the platform's configuration
     sets (``CONFIGURATION_NOUNS``, or qualified ``…_types``/``…_kinds`` after a verb, unless the
