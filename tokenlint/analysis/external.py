@@ -24,7 +24,7 @@ from tokenlint.analysis.state import InterpreterState
 from tokenlint.analysis.taints import EMPTY, Bound, Flow, Marker, Measure, Param, Site, Src, Taint, markers, params, union
 from tokenlint.analysis.values import BUILTINS, VALUE_METHODS, annotated_class, annotation_class, chain_root, is_stdlib
 from tokenlint.source.walk import walk_own
-from tokenlint.source.functions import parameters
+from tokenlint.source.functions import gathering_parameters, parameters
 from tokenlint.source.imports import dotted_name
 
 if TYPE_CHECKING:
@@ -590,6 +590,12 @@ class ExternalCalls(InterpreterState):
             if a.star == "**" and isinstance(a.value, cst.Name):
                 # ``kwargs["json"] = json_body; client.request(method, url, **kwargs)``
                 arguments += [(k, v) for k, v in self.dict_entries.get(a.value.value, []) if k is not None]
+                if self.helper and a.value.value == gathering_parameters(self.fn)[1] and \
+                        a.value.value not in self.dict_entries:
+                    # ``async def _make_request(self, method, url, **kwargs): return await
+                    # self.http_client.post(url, **kwargs)``: the page size is in the ``json=``,
+                    # ``params=`` or ``data=`` each caller passes (``_from_helper`` reads it)
+                    passed += ["params", "json", "data"]
             elif not a.star:
                 arguments.append((a.keyword.value if a.keyword is not None else None, a.value))
         for keyword, value in arguments:
