@@ -54,7 +54,6 @@ if TYPE_CHECKING:
     from tokenlint.source.project import ParsedModule, Project
 
 
-
 #: Last words of a module-level name that holds one short value of the set-up, not data
 #: (``API_TOKEN = open(p).read().strip()``, ``BASE_URL``, ``DATA_DIR``): ``module_data``. Only the
 #: last word counts: ``ROOT_FILES = os.listdir(ROOT)`` is data.
