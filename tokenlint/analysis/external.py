@@ -1231,7 +1231,8 @@ JSON_MODULES = frozenset({"json", "orjson", "ujson", "simplejson", "rapidjson", 
 def parsed_json_body(qualified: str | None, args: Flow, site: Site) -> Flow | None:
     """What a JSON parser called at ``site`` gives back when it is handed an HTTP body: the body
     as ``resp.json()`` gives it (``body_of_json``), so that a field picked from it is told apart
-    from the listing the same way. ``json.loads(resp.text)``, ``orjson.loads(resp.read())`` parse
+    from the listing the same way; handed a whole file's text (``json.loads(p.read_text())``), the
+    document as ``json.load(f)`` reads it (``parsed_file``). ``json.loads(resp.text)``, ``orjson.loads(resp.read())`` parse
     the body's text (a TL105 source); ``json.load(urlopen(req))`` reads the response it is given.
     ``qualified``: the call's qualified name (``json.loads``); None when it is not such a call or
     is given no HTTP body."""
@@ -1240,6 +1241,13 @@ def parsed_json_body(qualified: str | None, args: Flow, site: Site) -> Flow | No
         return None
     if name == "load" and markers(args, "http_response"):
         return body_of_json(args, site)
+    files = [t for t in args if isinstance(t, Src) and t.code == "TL102" and t.what in (".read_text()", ".read()")]
+    if name == "loads" and files:
+        # ``json.loads(path.read_text())``: a document parsed from a whole file, as ``json.load(f)``
+        # gives it (``parsed_file``: a singular field picked from it is one value)
+        cap = max((t.bound for t in files if t.bound is not None), key=Bound.rank, default=None)
+        return frozenset({Src("TL102", site, f"{qualified}() of a whole file", cap)}) | frozenset(
+            t for t in args if t not in files)
     texts = [t for t in args if isinstance(t, Src) and t.code == "TL105" and not json_body(t)]
     if name != "loads" or not texts:
         return None
