@@ -292,9 +292,10 @@ class FollowedCalls(InterpreterState):
         page = self.cursor_bound(node)
         if page is not None:  # ``api.get_tasks(cursor=cursor)``: one page of the API's own size
             out = frozenset(t.with_bound(page) if isinstance(t, Src) else t for t in out)
-        if _returns_number(fn):
+        if _returns_number(fn) or _returns_small_field(fn):
             # ``def expunge_tag(self, guid) -> int: return self.store.expungeTag(guid)``: the
-            # helper declares a number (a count, an update sequence, a flag), whatever it calls
+            # helper declares a number (a count, an update sequence, a flag), whatever it calls;
+            # ``def get_page_title(page) -> str``: one small field of what it is given
             return scalar_of(out)
         handle, run_class = self._annotated_classes(module, fn)
         if run_class is not None and not any(isinstance(t, Src) for t in out):
@@ -857,6 +858,25 @@ def _leaving_sites(summary: Summary) -> frozenset[Site]:
 
 #: Return annotations of a number or a flag (``Optional[...]`` and ``... | None`` unwrapped).
 _NUMBER_ANNOTATIONS = frozenset({"int", "float", "bool", "complex", "None"})
+
+
+#: Last words of a getter's name that name one identifying field of a record (its title, name,
+#: identifier, address or version): ``_returns_small_field``.
+_NAMING_FIELDS = frozenset({"title", "name", "id", "slug", "url", "uri", "email", "username", "version"})
+
+
+def _returns_small_field(fn: cst.FunctionDef) -> bool:
+    """Whether ``fn`` is a getter annotated to return a string (``-> str``, ``-> Optional[str]``)
+    and named for one identifying field of what it is given (``def get_page_title(page) -> str``,
+    ``extract_display_name(user) -> str``: first word ``get`` or ``extract``, last one of
+    ``_NAMING_FIELDS``)."""
+    ann = optional_inner(fn.returns.annotation) if fn.returns is not None else None
+    if isinstance(ann, cst.BinaryOperation) and isinstance(ann.operator, cst.BitOr) and \
+            dotted_name(ann.right) == "None":
+        ann = ann.left
+    ws = words(fn.name.value)
+    return ann is not None and dotted_name(ann) == "str" and len(ws) >= 2 and ws[0] in ("get", "extract") \
+        and ws[-1] in _NAMING_FIELDS
 
 
 def _returns_number(fn: cst.FunctionDef) -> bool:
