@@ -65,6 +65,11 @@ SETUP_HEAD_WORDS = frozenset({"token", "key", "secret", "password", "passwd", "u
 #: values they are given put in (pydantic's ``model_copy(update=...)``, v1 ``copy(update=...)``).
 COPIERS = frozenset({"model_copy", "copy", "__copy__"})
 
+#: Methods that build a request on a resource of an API client, the resource named by an
+#: argument-less call before them (``service.files().list(...)``: ``_resource_accessor``).
+_REQUEST_BUILDERS = frozenset({"list", "get", "search", "query", "insert", "create", "update", "patch",
+                               "delete", "batchGet", "values", "messages", "threads", "events"})
+
 #: Functions that read a whole file object they are given.
 LOADERS = frozenset({"load", "safe_load", "full_load", "unsafe_load", "reader", "DictReader",
                      "read_csv", "read_json", "parse", "loads"})
@@ -2288,6 +2293,8 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         # (a call made up for a callable handed to a thread or a partial: placed at the real call)
         site = self.a.site(self.mod, self._synthetic_origin.get(id(node), node))
         recv = self.expr(func.value) if isinstance(func, cst.Attribute) else EMPTY
+        if isinstance(func, cst.Attribute) and method in _REQUEST_BUILDERS:
+            recv = self._resource_accessor(func.value, recv)
         name = (qn or dn or "").split(".")[-1]
         if dn in ("next", "max", "min") and qn in (None, dn) and node.args and \
                 isinstance(node.args[0].value, cst.GeneratorExp):
@@ -2568,6 +2575,23 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         # a whole record stays whole through a conversion (``str(entry)``, ``json.dumps(entry)``)
         return frozenset(t for t in flow if not isinstance(t, Marker) or t.whole)
 
+
+    def _resource_accessor(self, inner: cst.BaseExpression, recv: Flow) -> Flow:
+        """The receiver of a request built on a resource of an API client
+        (``service.files().list(pageSize=10).execute()``, ``gmail.users().messages().list(...)``,
+        the Google API discovery client's pattern): the argument-less call of code tokenlint
+        cannot read that names the resource (a collection by its name, TL108) is an object whose
+        methods build the request, not data; what the request
+        returns is judged where it is made (``list`` capped by its page size). ``recv``
+        unchanged for any other receiver."""
+        if not (isinstance(inner, cst.Call) and not inner.args and isinstance(inner.func, cst.Attribute)):
+            return recv
+        site = self.a.site(self.mod, inner)
+        made = [t for t in recv if isinstance(t, Src) and t.site is site and t.code == "TL108"
+                and t.what.endswith("(a collection or text)")]
+        if not made or len(made) != len(recv):
+            return recv
+        return frozenset({Marker("object", site)})
 
     def _run_class_called(self, func: cst.BaseExpression, qn: str | None) -> str | None:
         """The qualified class of the run a call of ``func`` constructs, else None: a class of
