@@ -260,6 +260,12 @@ CYPHER_UNWOUND_WRITE = re.compile(
 GATHERED_ROWS = "(each row gathering every match)"
 
 
+def gathered_note(text: str | None) -> str:
+    """What a query source's ``what`` gets after its call when the statement ``text`` gathers
+    every row into one (``" " + GATHERED_ROWS``), else nothing (no text, or no such aggregate)."""
+    return f" {GATHERED_ROWS}" if text is not None and SQL_GATHERING_AGGREGATE.search(text) else ""
+
+
 def looks_like_sql(text: str) -> bool:
     """Whether ``text`` reads as a query: it contains a ``SELECT``, ``PRAGMA``, ``SHOW``,
     ``DESCRIBE``, ``EXPLAIN`` or ``WITH`` word or a Cypher ``MATCH ... RETURN`` (``SQL_SELECT``,

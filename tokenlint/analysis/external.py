@@ -266,9 +266,9 @@ class ExternalCalls(InterpreterState):
         each caller passes); None when it hands none. Only the one result of a runner comes back
         so (``request(symbol, operation)``); a call named for many (``pool.map(fn, ids)``) is a
         collection by its name and never gets here."""
-        callable_params = self.__dict__.get("_callable_params")
+        callable_params = self._callable_params
         if callable_params is None:  # (read once per function, not at every call)
-            callable_params = self.__dict__["_callable_params"] = frozenset(
+            callable_params = self._callable_params = frozenset(
                 p.name.value for p in parameters(self.fn) if p.annotation is not None
                 and _CALLABLE_ANNOTATION.search(cst.Module([]).code_for_node(p.annotation.annotation))) \
                 if isinstance(self.fn, cst.FunctionDef) else frozenset()
@@ -472,8 +472,7 @@ class ExternalCalls(InterpreterState):
             bound = self.sql_bound(sql_node, argflow, site)
             if bound == "aggregate":
                 return EMPTY
-            gathered = f" {cat.GATHERED_ROWS}" if cat.SQL_GATHERING_AGGREGATE.search(text) else ""
-            return frozenset({Src("TL101", site, f".{name}() of `{text.strip()[:40]}`{gathered}", bound)})
+            return frozenset({Src("TL101", site, f".{name}() of `{text.strip()[:40]}`{cat.gathered_note(text)}", bound)})
         ps = params(self.expr(sql_node))
         if ps and any(p.name.lower() in QUERY_KEYWORDS for p in ps) and shape not in (Shape.RECORD, Shape.SCALAR) \
                 and not {"search", "find", "lookup", "match"} & set(words(name)):
@@ -1246,7 +1245,7 @@ def parsed_json_body(qualified: str | None, args: Flow, site: Site) -> Flow | No
         # ``json.loads(path.read_text())``: a document parsed from a whole file, as ``json.load(f)``
         # gives it (``parsed_file``: a singular field picked from it is one value)
         cap = max((t.bound for t in files if t.bound is not None), key=Bound.rank, default=None)
-        return frozenset({Src("TL102", site, f"{qualified}() of a whole file", cap)}) | frozenset(
+        return frozenset({whole_file_read(cast(str, qualified), site, cap)}) | frozenset(
             t for t in args if t not in files)
     texts = [t for t in args if isinstance(t, Src) and t.code == "TL105" and not json_body(t)]
     if name != "loads" or not texts:
@@ -1379,6 +1378,17 @@ def unknown_value(t: Taint) -> bool:
     return isinstance(t, Src) and t.code == "TL108" and t.what.endswith(SIZE_UNKNOWN)
 
 
+#: How the ``what`` of a loader's source ends (``json.load() of a whole file``): what the loader
+#: (``interpreter.LOADERS``, ``json.loads(p.read_text())``) is, before it, ``parsed_file`` reads.
+WHOLE_FILE = "() of a whole file"
+
+
+def whole_file_read(loader: str, site: Site, bound: Bound | None = None) -> Src:
+    """The TL102 source of a loader (``json.load``, ``yaml.safe_load``, ``pandas.read_csv``) that
+    reads a whole file at ``site``, named so ``parsed_file`` can tell which loader it was."""
+    return Src("TL102", site, f"{loader}{WHOLE_FILE}", bound)
+
+
 #: Modules whose ``load``/``loads``/``safe_load`` parse a whole document of nested records (JSON,
 #: YAML, TOML): a singular key picked from what they read out of a file is one field of it.
 DOCUMENT_MODULES = JSON_MODULES | frozenset({"yaml", "ruamel.yaml", "tomllib", "tomli", "toml", "tomlkit"})
@@ -1386,13 +1396,12 @@ DOCUMENT_MODULES = JSON_MODULES | frozenset({"yaml", "ruamel.yaml", "tomllib", "
 
 def parsed_file(t: Taint) -> bool:
     """Whether ``t`` is a JSON, YAML or TOML document parsed from a whole file (``json.load(f)``:
-    TL102 "... of a whole file", the loader one of ``DOCUMENT_MODULES``): like a JSON body, a
+    ``whole_file_read``, the loader one of ``DOCUMENT_MODULES``): like a JSON body, a
     listing or one record, which of the two unknown until a field is picked from it
     (``config.get("vault_path")`` is one setting)."""
-    if not (isinstance(t, Src) and t.code == "TL102" and t.what.endswith("() of a whole file")):
+    if not (isinstance(t, Src) and t.code == "TL102" and t.what.endswith(WHOLE_FILE)):
         return False
-    module = t.what[: -len("() of a whole file")].rpartition(".")[0]
-    return module in DOCUMENT_MODULES
+    return t.what[: -len(WHOLE_FILE)].rpartition(".")[0] in DOCUMENT_MODULES
 
 
 def picked_whole(t: Taint) -> bool:

@@ -744,8 +744,7 @@ def find_instance_attribute_classes(mod: ParsedModule, class_name: str) -> dict[
             if value.value in annotations:
                 return annotations[value.value]
             made = mod.constants.get(value.value)  # a shared module-level instance
-            qn = qualified(made.func) if isinstance(made, cst.Call) else None
-            return qn if qn and qn.rsplit(".", 1)[-1][:1].isupper() else None
+            return annotation_class(mod, made.func) if isinstance(made, cst.Call) else None
         if isinstance(value, cst.IfExp):
             return value_class(value.body) or value_class(value.orelse)
         if isinstance(value, cst.BooleanOperation) and isinstance(value.operator, cst.Or):

@@ -32,7 +32,7 @@ from tokenlint.analysis.external import (ACK_FAMILY, CONTEXT_FAMILY, HEADERS_FAM
                                          SERIALIZERS, SIZE_UNKNOWN,
                                          ExternalCalls, drained, http_body_bound, is_context_param, limit_like,
                                          made_object, part_of, field_keeper, field_of_body, picked_whole, json_record,
-                                         listing_key, listing_of, parsed_json_body, whole_record_sources)
+                                         listing_key, listing_of, parsed_json_body, whole_file_read, whole_record_sources)
 from tokenlint.analysis.followed import (FollowedCalls, annotation_class, find_instance_attribute_classes,
                                          find_instance_collections)
 from tokenlint.analysis.knowledge import Knowledge
@@ -216,16 +216,9 @@ class Analyzer:
         something else, or nothing is stored by item assignment."""
         self.literal_entries(module, container)  # (reads the module's item assignments once)
         values = self._stored_entries[module.module_name].get(container, [])
-        classes = set()
-        for v in values:
-            qn = None
-            if isinstance(v, cst.Call) and isinstance(v.func, (cst.Name, cst.Attribute)):
-                callee = dotted_name(v.func) or ""
-                qn = module.imports.qualify(v.func) or (f"{module.module_name}.{callee}" if callee in module.classes else None)
-            if qn is None or not qn.rsplit(".", 1)[-1][:1].isupper():
-                return None
-            classes.add(qn)
-        return classes.pop() if len(classes) == 1 else None
+        # (``annotation_class`` of the callee: the qualified CapWords class it names)
+        classes = {annotation_class(module, v.func) if isinstance(v, cst.Call) else None for v in values}
+        return classes.pop() if len(classes) == 1 and None not in classes else None
 
     def cache_hit(self, module: ParsedModule, fn: cst.FunctionDef | None, container: str) -> bool:
         """Whether ``fn`` reading an entry of the run-time collection ``container`` reads a
@@ -883,6 +876,9 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         self.sliced: dict[str, Bound] = {}
         #: Generator expressions consumed for one element (``next(g)``, ``max(g)``, ``min(g)``).
         self._one_element_generators: set[int] = set()
+        #: The parameters annotated as callables (``Callable[...]``), read on first use
+        #: (``ExternalCalls._callables_handed``).
+        self._callable_params: frozenset[str] | None = None
         #: Names bound to elements by a ``for`` or a comprehension (``r`` in ``for r in rows``):
         #: ``r[0]`` is a field of an element, still part of the collection being built.
         self.element_names: set[str] = set()
@@ -2559,7 +2555,7 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         # text.strip(), pydantic models...); a file handle passed to a loader is a whole read
         args = self._args_flow(node)
         if markers(args, "file") and (qn or dn or "").split(".")[-1] in LOADERS:
-            return frozenset({Src("TL102", site, f"{qn or dn}() of a whole file")})
+            return frozenset({whole_file_read(qn or dn or "", site)})
         parsed = parsed_json_body(qn, args, site)
         if parsed is not None:
             return parsed
@@ -2575,15 +2571,13 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         # a whole record stays whole through a conversion (``str(entry)``, ``json.dumps(entry)``)
         return frozenset(t for t in flow if not isinstance(t, Marker) or t.whole)
 
-
     def _resource_accessor(self, inner: cst.BaseExpression, recv: Flow) -> Flow:
         """The receiver of a request built on a resource of an API client
         (``service.files().list(pageSize=10).execute()``, ``gmail.users().messages().list(...)``,
         the Google API discovery client's pattern): the argument-less call of code tokenlint
         cannot read that names the resource (a collection by its name, TL108) is an object whose
-        methods build the request, not data; what the request
-        returns is judged where it is made (``list`` capped by its page size). ``recv``
-        unchanged for any other receiver."""
+        methods build the request, not data; what the request returns is judged where it is
+        made (``list`` capped by its page size). ``recv`` unchanged for any other receiver."""
         if not (isinstance(inner, cst.Call) and not inner.args and isinstance(inner.func, cst.Attribute)):
             return recv
         site = self.a.site(self.mod, inner)

@@ -68,8 +68,7 @@ class LibraryCalls(InterpreterState):
                 bound = self.sql_bound(first, argflow, site)
                 if bound == "aggregate":
                     return EMPTY
-                gathered = f" {cat.GATHERED_ROWS}" if text is not None and cat.SQL_GATHERING_AGGREGATE.search(text) else ""
-                return frozenset({Src("TL101", site, f".{method}(){gathered}", bound)})
+                return frozenset({Src("TL101", site, f".{method}(){cat.gathered_note(text)}", bound)})
         if method in ("read_text", "read_bytes") and \
                 isinstance(node.func, cst.Attribute) and self.a.packaged_file(self.mod, self.fn, node.func.value):
             # ``(Path(__file__).parent / "skills" / "intro.md").read_text()``: shipped with the

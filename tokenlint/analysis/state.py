@@ -57,6 +57,7 @@ class InterpreterState:
         element_names: set[str]
         built_records: set[str]
         dict_entries: dict[str, list[tuple[str | None, cst.BaseExpression]]]
+        _callable_params: frozenset[str] | None
         _active: frozenset[int]
         _synthetic: list[cst.Call]
         _synthetic_origin: dict[int, cst.Call]
