@@ -189,11 +189,13 @@ class Analyzer:
         self._writers: dict[str, dict[str, list[cst.FunctionDef]]] = {}
         self._module_globals: dict[str, frozenset[str]] = {}
 
-    def literal_entries(self, module: ParsedModule, container: str) -> bool:
-        """Whether every value the module stores into the run-time collection ``container``
-        (``JOBS[job_id] = "queued"``, ``self.state[k] = 0``) is a literal string, number or
-        constant, so one entry is a scalar, not a record; False when nothing is stored by
-        item assignment. The module's item assignments are read once, for every container."""
+    def scalar_entries(self, module: ParsedModule, container: str) -> bool:
+        """Whether every value the module stores into the run-time collection ``container`` is
+        one short value: a literal string, number or constant (``JOBS[job_id] = "queued"``,
+        ``self.state[k] = 0``), or a variable or attribute named for a number or an identifier
+        (``self._urls[key] = url``, ``paths[alias] = self.path``, ``shapes.small_field``), so
+        one entry is a scalar, not a record; False when nothing is stored by item assignment.
+        The module's item assignments are read once, for every container."""
         stored = self._stored_entries.get(module.module_name)
         if stored is None:
             stored = {}
@@ -206,7 +208,7 @@ class Analyzer:
                             stored.setdefault(name, []).append(node.value)
             self._stored_entries[module.module_name] = stored
         values = stored.get(container, [])
-        return bool(values) and all(_literal_scalar(v) for v in values)
+        return bool(values) and all(_literal_scalar(v) or _small_named(v) for v in values)
 
     def entry_class(self, module: ParsedModule, container: str) -> str | None:
         """The qualified class of every value the module stores into the run-time collection
@@ -214,7 +216,7 @@ class Analyzer:
         KafkaManager(cfg)``, ``presentations[pid] = Presentation()``): a registry of objects, one
         entry an object of that class, not a record of data. None when any stored value is
         something else, or nothing is stored by item assignment."""
-        self.literal_entries(module, container)  # (reads the module's item assignments once)
+        self.scalar_entries(module, container)  # (reads the module's item assignments once)
         values = self._stored_entries[module.module_name].get(container, [])
         # (``annotation_class`` of the callee: the qualified CapWords class it names)
         classes = {annotation_class(module, v.func) if isinstance(v, cst.Call) else None for v in values}
@@ -3180,6 +3182,13 @@ def _literal_scalar(value: cst.BaseExpression) -> bool:
         value = value.expression
     return isinstance(value, (cst.SimpleString, cst.ConcatenatedString, cst.Integer, cst.Float)) or (
         isinstance(value, cst.Name) and value.value in ("True", "False", "None"))
+
+
+def _small_named(value: cst.BaseExpression) -> bool:
+    """A variable or attribute named for one number or identifier (``url``, ``self.path``,
+    ``created_at``: ``shapes.small_field``), not a call or a display."""
+    name = dotted_name(value) if isinstance(value, (cst.Name, cst.Attribute)) else None
+    return name is not None and small_field(name.split(".")[-1])
 
 
 def _grows_text(value: cst.BaseExpression) -> bool:

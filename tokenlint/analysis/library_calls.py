@@ -284,14 +284,14 @@ class LibraryCalls(InterpreterState):
         """One entry of the run-time collections in ``flow`` (``tasks[task_id]``,
         ``notes.get(name)``, at ``site``): ``flow`` without them, and the entry
         (``values.one_element``: one record, whole; nothing when the module stores only
-        literals into ``container``, ``JOBS[job_id] = "queued"``: a scalar, or when it is a
+        scalars into ``container``, ``JOBS[job_id] = "queued"``, ``self._urls[key] = url``, or when it is a
         read-through cache read back: ``caches``; an object of the class every stored value is
         made by, ``self._managers[name] = KafkaManager(cfg)``: ``Analyzer.entry_class``)."""
         rest = frozenset(t for t in flow if not is_collection_src(t))
         if len(rest) == len(flow):
             return flow, EMPTY
         name = dotted_name(container) or ""
-        if self.a.literal_entries(self.mod, name) or self.a.cache_hit(self.mod, self.fn, name):
+        if self.a.scalar_entries(self.mod, name) or self.a.cache_hit(self.mod, self.fn, name):
             # (an entry of a read-through cache is what the code that fills it returns, traced
             # there: ``caches``)
             return rest, EMPTY

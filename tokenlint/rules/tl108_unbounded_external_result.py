@@ -18,7 +18,8 @@ class UnboundedExternalResult(SourceRule):
     - data held outside the tool: a module-level collection filled at run time (`notes = {}`,
       a list loaded at start-up) or an instance's (`self.pending = []`); one entry of it looked
       up by key and returned whole (`jobs[job_id].copy()`) is a record of open-ended contents,
-      unless only literals are ever stored into it (`JOBS[job_id] = "queued"`); one the module
+      unless only literals or values named for one identifier or number are ever stored into it
+      (`JOBS[job_id] = "queued"`, `self._urls[key] = url`); one the module
       fills only from the process's own command line or environment (`ROOTS[:] = [Path(a)
       .resolve() for a in sys.argv[1:]]`, through its functions and their callers) holds what
       the operator named and is not data;
