@@ -1528,7 +1528,7 @@ _HANDLE_NAME = re.compile(r"(client|conn|connection|session|cache|store|redis|po
 _FIXED_RECORD_NOUNS = frozenset({
     "health", "status", "version", "whoami", "me", "myself", "ping", "stats", "statistics", "config",
     "settings", "usage", "quota",
-    "user", "account", "profile", "member", "team", "organization", "org", "workspace", "project",
+    "user", "account", "profile", "member", "contact", "team", "organization", "org", "workspace", "project",
     "task", "dag", "label", "tag", "section", "datasource", "property", "channel", "quote", "ticker",
     "price", "balance",
 })

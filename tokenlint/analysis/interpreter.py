@@ -31,14 +31,14 @@ from tokenlint.analysis.constants import (Constants, keyword_arg, le_in_annotati
 from tokenlint.analysis.external import (ACK_FAMILY, CONTEXT_FAMILY, HEADERS_FAMILY, ID_RECORDS_FAMILY,
                                          SERIALIZERS, SIZE_UNKNOWN,
                                          ExternalCalls, drained, http_body_bound, is_context_param, limit_like,
-                                         made_object, part_of, field_keeper, field_of_body, picked_whole, json_record,
+                                         made_object, part_of, field_keeper, field_of_body, fixed_record, picked_whole, json_record,
                                          listing_key, listing_of, parsed_json_body, whole_file_read, whole_record_sources)
 from tokenlint.analysis.followed import (FollowedCalls, annotation_class, find_instance_attribute_classes,
                                          find_instance_collections)
 from tokenlint.analysis.knowledge import Knowledge
 from tokenlint.analysis.library_calls import LibraryCalls
 from tokenlint.analysis.packaged import packaged_path, written_paths
-from tokenlint.analysis.shapes import CONFIG_WORDS, Shape, call_shape, configuration_object, small_field, words
+from tokenlint.analysis.shapes import CONFIG_WORDS, Shape, call_shape, configuration_object, is_plural, small_field, words
 from tokenlint.analysis.state import SqlBound
 from tokenlint.analysis.taints import (EMPTY, WRAPPED, Bound, Flow, Marker, Measure, Param, Site, Src, Taint, apply_bound, markers,
                                        measure_of, params, scalar_of, union)
@@ -1990,14 +1990,15 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         hit = self.a.project.resolve_class(family) if family else None
         return self.a.instance_attribute_family(hit[0], hit[1], attr) if hit else None
 
-    def one_of(self, base: Flow, node: cst.CSTNode) -> Flow:
+    def one_of(self, base: Flow, node: cst.CSTNode, fixed: bool = False) -> Flow:
         """One element of the collection ``base`` (``rows[0]``, ``next(iter(pages.values()))``,
         at ``node``): one row of a query, one line; of an API listing, a record of unknown fields
-        (whole until a field is picked from it); one row of a DDL or a plan is the whole object
-        (``SHOW CREATE TABLE`` → DDL)."""
+        (whole until a field is picked from it), unless ``fixed``: an entity whose fields the API
+        fixes (``users[0]``, labelling rule 5's "one user"); one row of a DDL or a plan is the
+        whole object (``SHOW CREATE TABLE`` → DDL)."""
         rest = frozenset(part_of(t) for t in base if not isinstance(t, (Src, Measure)) and
                          (not isinstance(t, Marker) or t.kind == "object"))
-        if any(isinstance(t, Src) and t.code in ("TL105", "TL108") for t in base):
+        if not fixed and any(isinstance(t, Src) and t.code in ("TL105", "TL108") for t in base):
             rest |= {Marker("object", self.a.site(self.mod, node), whole=True)}
         return rest | {t for t in base if isinstance(t, Src) and t.code == "TL101" and _open_ended_row(t)}
 
@@ -2051,8 +2052,13 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
                     isinstance(node.value, cst.Call)
                     or (isinstance(node.value, cst.Name) and node.value.value not in self.element_names)
                     or (root is not None and root not in self.element_names)):
-                # ``client.list_widgets()[0]``, ``rows = ...; rows[0]``, ``found.actors[0]``
-                return self.one_of(base, node) | entry
+                # ``client.list_widgets()[0]``, ``rows = ...; rows[0]``, ``found.actors[0]``; of a
+                # collection named for an entity whose fields are fixed (``users[0]``,
+                # ``contacts[0]``: ``external.fixed_record``) one such entity
+                named = dotted_name(node.value) if isinstance(node.value, (cst.Name, cst.Attribute)) else None
+                ws = words(named.split(".")[-1]) if named else []
+                fixed = bool(ws) and is_plural(ws[-1]) and fixed_record(ws[-1])
+                return self.one_of(base, node, fixed=fixed) | entry
             if not isinstance(key, cst.Integer) and lit is None and self._keyed_one_value(node.value):
                 # ``col_map[name]`` of ``col_map[c[1]] = t`` filled in a loop, ``by_id[i]`` of
                 # ``by_id = {r["id"]: r for r in rows}``: the one value stored under that key;

@@ -59,8 +59,8 @@ class UnboundedExternalResult(SourceRule):
       (`Client(...)`). A record returned whole (`return client.get_build_info(n)`,
       `listing()[0]`, `next(iter(pages.values()))`) is of open-ended contents, every field the service sends, unless it is
       status-like or an entity whose fields the API fixes (a user, an account, a project, a task,
-      a label, a datasource, a quote…: `get_datasource_by_uid(uid)`, a client's bare `info()`
-      or `stats()`, the counters of the server it is, not `client.indices.stats()`, one per member;
+      a contact, a label, a datasource, a quote…: `get_datasource_by_uid(uid)`, the first of
+      `users`, `users[0]`, a client's bare `info()` or `stats()`, the counters of the server it is, not `client.indices.stats()`, one per member;
       labelling rule 5's "one user, one DAG"); an issue, an item, a document, an index, a build
       or a page stays open-ended. A field is picked by subscript or `.get("…")`, in the tool or in a helper
       it is passed to (`quote.get("last")`), but a field named for the record's payload
