@@ -1609,6 +1609,10 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
             return None
         name = self.writes_into.get(name, name)
         flow = self._per_element(flow, entry)  # one entry per element of the enclosing loops
+        if name not in self.env and "." in name:
+            # ``session.df[name] = value``: an entry added to what the attribute already holds
+            # (a table loaded elsewhere), which a later read of ``session.df`` still gives
+            self.env[name] = self.expr(container)
         self.env[name] = union(self.env.get(name, EMPTY), flow)
         self.dict_results_of.pop(name, None)
         self._note_accumulation(name)
