@@ -148,11 +148,25 @@ class FollowedCalls(InterpreterState):
         self._merge(summary)
         return summary.returned()
 
+    def _checked_returns(self, summary: Summary, arg_flows: dict[str, Flow], per_element: frozenset[str],
+                         returned: Flow) -> frozenset[Site]:
+        """The sites of the sources this call passes to parameters the helper's size checks
+        measure (``def clip(text): if len(text) > N``) that the helper also returns (``returned``,
+        as this call binds it), cut or whole: checked at this call only (``_relocated``)."""
+        names: set[str] = set()
+        for check in summary.checks:
+            if check.measured_params and not check.measured_params <= per_element:
+                names |= check.measured_params
+        passed = {t.site for n in names for t in arg_flows.get(n, EMPTY) if isinstance(t, Src)}
+        return frozenset(passed & {t.site for t in returned if isinstance(t, Src)})
+
     def _merge(self, summary: Summary, arg_flows: dict[str, Flow] | None = None,
-               per_element: frozenset[str] = frozenset()) -> None:
+               per_element: frozenset[str] = frozenset(),
+               relocated: tuple[frozenset[Site], Site] | None = None) -> None:
         """Join a helper's size checks, run-time fits and untraced calls to this function's; a
         check measuring only parameters in ``per_element`` (given one element of a collection)
-        caps that element, not the collection, and is dropped."""
+        caps that element, not the collection, and is dropped. A check of a source in
+        ``relocated``'s sites measures the copy this call returns, at its site (``_relocated``)."""
         passed: Flow | list[Param]  # (what the call passes: the flows measured, the budget's parameters)
         leaving = _leaving_sites(summary) if arg_flows is not None and summary.checks else None
         for check in summary.checks:
@@ -170,6 +184,8 @@ class FollowedCalls(InterpreterState):
                 # ``def fit(text, max_chars): if len(text) > max_chars`` measures what is passed
                 passed = union(*(arg_flows.get(n, EMPTY) for n in check.measured_params))
                 sites = frozenset(t.site for t in passed if isinstance(t, Src))
+                if relocated is not None:
+                    sites = frozenset(relocated[1] if s in relocated[0] else s for s in sites)
                 sites |= frozenset(s for t in passed if isinstance(t, Measure) for s in t.sites)
                 names = frozenset(t.name for t in passed if isinstance(t, Param) and t.site is None)
                 check = replace(check, measured=check.measured | sites, measured_params=names)
@@ -252,7 +268,14 @@ class FollowedCalls(InterpreterState):
         per_element = frozenset(
             name for name in arg_flows
             if (given := arg_node(node, fn, name)) is not None and chain_root(given) in self.element_names)
-        self._merge(summary, arg_flows, per_element)
+        # what this call passes a helper that measures it and gives it back (``def clip(text): if
+        # len(text) > N: ...; return text``) is checked here, at this call: the same source reaching
+        # the response another way (``data = read(); {"head": clip(data.log), "rows": data.rows}``)
+        # is not
+        here = self.a.site(self.mod, node)
+        kept = self._checked_returns(summary, arg_flows, per_element,
+                                     self._from_helper(summary.returned(), node, fn, arg_flows))
+        self._merge(summary, arg_flows, per_element, (kept, here))
         for name, filled in summary.filled.items():
             # ``collect(matches, symbols)`` appending into ``symbols``: the caller's collection
             given = arg_node(node, fn, name)
@@ -260,15 +283,16 @@ class FollowedCalls(InterpreterState):
                 self.accumulate(given, self._from_helper(filled, node, fn, arg_flows))
         parts = summary.tuple_parts()
         if parts is not None:  # ``a, b = helper()``: each target gets its own part
-            self._tuple_results[id(node)] = [self._from_helper(p, node, fn, arg_flows) for p in parts]
+            self._tuple_results[id(node)] = [_relocated(self._from_helper(p, node, fn, arg_flows), kept, here)
+                                             for p in parts]
         entries = summary.dict_parts()
         if entries is not None:  # ``r = helper(); r["message"]``: each key its own flow
             self._dict_results[id(node)] = {
-                k: record_of_get(ack_of_write(self._from_helper(f, node, fn, arg_flows), node, self.action_name,
-                                              self.string_value),
+                k: record_of_get(ack_of_write(_relocated(self._from_helper(f, node, fn, arg_flows), kept, here),
+                                              node, self.action_name, self.string_value),
                                  node, self.string_value)
                 for k, f in entries.items()}
-        returned = self._from_helper(summary.returned(), node, fn, arg_flows)
+        returned = _relocated(self._from_helper(summary.returned(), node, fn, arg_flows), kept, here)
         for wmod, wrapper, switches, wrapped_name in self.a.decorator_wrappers(module, fn) if fn.decorators else ():
             # ``@parsed(kind="sql")``: the caller gets what the decorator's wrapper returns, made
             # of what the helper itself returns (``raw = await func(...)``: ``Param(WRAPPED)``)
@@ -876,6 +900,15 @@ def _returns_small_field(fn: cst.FunctionDef) -> bool:
     ws = words(fn.name.value)
     return ann is not None and dotted_name(ann) == "str" and len(ws) >= 2 and ws[0] in ("get", "extract") \
         and ws[-1] in _NAMING_FIELDS
+
+
+def _relocated(flow: Flow, kept: frozenset[Site], here: Site) -> Flow:
+    """``flow`` with each source of a site in ``kept`` moved to ``here``, the call that gave it
+    back measured (``FollowedCalls._checked_returns``): a size check made there covers that copy
+    and not the same source reaching the response another way."""
+    if not kept:
+        return flow
+    return frozenset(replace(t, site=here) if isinstance(t, Src) and t.site in kept else t for t in flow)
 
 
 def _returns_number(fn: cst.FunctionDef) -> bool:
