@@ -1008,14 +1008,18 @@ def graphql_mutation(node: cst.Call, text_of: Callable[[cst.BaseExpression], str
 
 
 def ack_of_write(flow: Flow, node: cst.Call, caller: str = "",
-                 text_of: Callable[[cst.BaseExpression], str | None] | None = None) -> Flow:
+                 text_of: Callable[[cst.BaseExpression], str | None] | None = None,
+                 listed: frozenset[Site] = frozenset()) -> Flow:
     """What a project helper returns when this call is a write: it sends a write method
     (``self._request("DELETE", f"labels/{id}")``, see ``http_write``) or a GraphQL mutation
     (``graphql_mutation``, with ``text_of`` mapping an argument to its text) and the HTTP body it
     returns is one record, not a collection; or the helper itself is named for a write
     (``connection.unlink(model, ids)``, ``delete_record(...)``: ``helper_writes``) and what it
     passes back from a remote call (an HTTP body, an RPC result) is the acknowledgement. Other
-    sources (a file, rows of a query) pass unchanged."""
+    sources (a file, rows of a query) pass unchanged, and so does a source at a site of
+    ``listed`` (put under a key naming a collection of the dict the helper builds, ``{"columns":
+    df.columns.tolist()}``) that is no write itself: a listing read beside the write, not its
+    acknowledgement."""
     if http_write(node, caller) or (text_of is not None and graphql_mutation(node, text_of)):
         codes: tuple[str, ...] = ("TL105",)
     elif helper_writes(node):
@@ -1024,7 +1028,9 @@ def ack_of_write(flow: Flow, node: cst.Call, caller: str = "",
         return flow
     out: set[Taint] = set()
     for t in flow:
-        if isinstance(t, Src) and t.code in codes:
+        if isinstance(t, Src) and t.site in listed and not _write_named(t.site.node):
+            out.add(t)
+        elif isinstance(t, Src) and t.code in codes:
             out.add(Marker("object", t.site, fixed=True, family=ACK_FAMILY))
         elif isinstance(t, Marker) and t.kind == "http_response":
             # a response the helper returns unread (``return self._http.request(method, ...)``)
@@ -1054,6 +1060,13 @@ _ACK_VERBS = frozenset({"delete", "del", "remove", "unlink", "destroy", "purge",
                         "insert", "patch", "archive", "unarchive", "rename", "move", "set", "add",
                         "close", "reopen", "cancel", "assign", "unassign", "lock", "unlock", "enable",
                         "disable", "mark", "star", "unstar", "pin", "unpin"})
+
+
+def _write_named(node: cst.CSTNode) -> bool:
+    """Whether ``node`` is a call of something named for a write by its first word
+    (``shapes.WRITE_VERBS``: ``api.create_tasks(...)``, ``sheet.append_rows(...)``)."""
+    ws = words(_callee_name(node)) if isinstance(node, cst.Call) else []
+    return bool(ws) and (ws[0] in WRITE_VERBS or ws[0] == "append")
 
 
 def helper_writes(node: cst.Call) -> bool:

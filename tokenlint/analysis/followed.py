@@ -18,7 +18,7 @@ import libcst as cst
 from tokenlint.analysis import catalogue as cat
 from tokenlint.analysis.external import (ID_RECORDS_FAMILY, SIZE_UNKNOWN, _query_string_pairs, ack_of_write, drained,
                                          body_of_json, posted_through,
-                                         part_of, record_of_get, url_resource, whole_record_sources,
+                                         listing_key, part_of, record_of_get, url_resource, whole_record_sources,
                                          api_record_bound, parsed_file)
 from tokenlint.analysis.shapes import CONFIG_WORDS, configuration_collection, words
 from tokenlint.analysis.state import InterpreterState, SqlBound
@@ -286,10 +286,15 @@ class FollowedCalls(InterpreterState):
             self._tuple_results[id(node)] = [_relocated(self._from_helper(p, node, fn, arg_flows), kept, here)
                                              for p in parts]
         entries = summary.dict_parts()
+        # (the sources a write helper puts under a key naming a collection, ``{"columns":
+        # df.columns.tolist()}``: a listing beside the write, not its acknowledgement)
+        listed = frozenset(t.site for k, f in (entries or {}).items() if listing_key(k)
+                           for t in _relocated(self._from_helper(f, node, fn, arg_flows), kept, here)
+                           if isinstance(t, Src))
         if entries is not None:  # ``r = helper(); r["message"]``: each key its own flow
             self._dict_results[id(node)] = {
                 k: record_of_get(ack_of_write(_relocated(self._from_helper(f, node, fn, arg_flows), kept, here),
-                                              node, self.action_name, self.string_value),
+                                              node, self.action_name, self.string_value, listed),
                                  node, self.string_value)
                 for k, f in entries.items()}
         returned = _relocated(self._from_helper(summary.returned(), node, fn, arg_flows), kept, here)
@@ -300,7 +305,7 @@ class FollowedCalls(InterpreterState):
             if wrapped is not None:
                 self._merge(wrapped, {WRAPPED: returned}, frozenset())
                 returned = self._from_helper(wrapped.returned(), node, wrapper, {WRAPPED: returned})
-        out = posted_through(ack_of_write(returned, node, self.action_name, self.string_value), node)
+        out = posted_through(ack_of_write(returned, node, self.action_name, self.string_value, listed), node)
         out = record_of_get(self.records_of_identifiers(out, node), node, self.string_value)
         if configuration_collection(fn.name.value) and (
                 any(isinstance(t, Src) for t in out) or whole_record_sources(out)):

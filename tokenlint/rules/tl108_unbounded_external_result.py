@@ -55,8 +55,9 @@ class UnboundedExternalResult(SourceRule):
       `…_version`, `…_stats`, `…_config`), an identifier, name, link or timestamp picked from a
       record (`info["organization_name"]`, `page.title`, `item["web_url"]`, `…_at`,
       `permalink`), the acknowledgement of a write (also of a helper named for one,
-      `conn.unlink(model, ids)`, and of an RPC method that writes, `_call("reactions.add", …)`), a handle
-      (`Client(...)`). A record returned whole (`return client.get_build_info(n)`,
+      `conn.unlink(model, ids)`, and of an RPC method that writes, `_call("reactions.add", …)`;
+      not a listing such a helper reads beside it under a key naming a collection, `{"columns":
+      df.columns.tolist()}`), a handle (`Client(...)`). A record returned whole (`return client.get_build_info(n)`,
       `listing()[0]`, `next(iter(pages.values()))`) is of open-ended contents, every field the service sends, unless it is
       status-like or an entity whose fields the API fixes (a user, an account, a project, a task,
       a contact, a label, a datasource, a quote…: `get_datasource_by_uid(uid)`, the first of
