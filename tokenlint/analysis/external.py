@@ -260,6 +260,27 @@ class ExternalCalls(InterpreterState):
             bound = page
         return frozenset({src.with_bound(bound) if bound else src})
 
+    def dispatched_call(self, node: cst.Call, name: str, site: Site) -> Flow:
+        """What a method of unreadable code gives when a helper calls it by the name ``name``
+        this call passes (``call("batch_get_papers", ids=ids)``, the helper running
+        ``getattr(client, method_name)(**kwargs)``), at ``site``: judged by that name like any
+        call tokenlint cannot read (``shapes.call_shape``: a collection or an unknown shape is a
+        TL108 source bounded by a limit-like argument this call forwards, one record an
+        ``object`` marker, a number nothing)."""
+        callee = f"{dotted_name(node.func) or '…'}({name!r})"
+        shape = call_shape(name)
+        if shape is Shape.SCALAR:
+            self.summary.untraced.append(callee)
+            return EMPTY
+        if shape is Shape.RECORD:
+            self.summary.untraced.append(callee)
+            ws = words(name)
+            return frozenset({Marker("object", site, whole=bool(ws) and ws[0] in _RECORD_READS
+                                     and not fixed_record(name))})
+        src = Src("TL108", site, f"{callee} {SIZE_UNKNOWN if shape is Shape.UNKNOWN else '(a collection or text)'}")
+        bound = self._argument_bound(node)
+        return frozenset({src.with_bound(bound) if bound else src})
+
     def _callables_handed(self, node: cst.Call) -> Flow | None:
         """What the callables a call hands to code tokenlint cannot read return, when it hands
         any: a lambda's body, or a parameter of this function annotated ``Callable[...]`` (what

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Iterator, Sequence, cast
 import libcst as cst
 
 from tokenlint.analysis import catalogue as cat
+from tokenlint.analysis.constants import string_literal
 from tokenlint.analysis.external import (ID_RECORDS_FAMILY, SIZE_UNKNOWN, _query_string_pairs, ack_of_write, drained,
                                          body_of_json, posted_through,
                                          listing_key, part_of, record_of_get, url_resource, whole_record_sources,
@@ -318,6 +319,13 @@ class FollowedCalls(InterpreterState):
             # operator wrote, a handful of values (labelling rule 6), not data
             self.summary.untraced.append(f"{dotted_name(node.func) or fn.name.value}()")
             out = frozenset(t for t in out if not parsed_file(t))
+        for name in dispatch_parameters(fn, self.a.dispatchers):
+            method = string_literal(given) if (given := arg_node(node, fn, name)) is not None else None
+            if method is not None and method.isidentifier():
+                # ``call("batch_get_papers", ids=ids)`` where ``call`` looks the method up by the
+                # name it is given (``getattr(client, method_name)(**kwargs)``): what that method
+                # gives, judged as a call by that name with the arguments this call forwards
+                out = union(out, self.dispatched_call(node, method, self.a.site(self.mod, node)))
         page = self.cursor_bound(node)
         if page is not None:  # ``api.get_tasks(cursor=cursor)``: one page of the API's own size
             out = frozenset(t.with_bound(page) if isinstance(t, Src) else t for t in out)
@@ -660,6 +668,23 @@ class FollowedCalls(InterpreterState):
                 for n in names[pos:]:
                     out[n] = union(out.get(n, EMPTY), flow)
         return out
+
+
+def dispatch_parameters(fn: cst.FunctionDef, cache: dict[int, frozenset[str]]) -> frozenset[str]:
+    """The parameters of ``fn`` that name a method it looks up on an object and calls
+    (``getattr(client, method_name)``, in its body or a function nested in it: a dispatcher such
+    as ``async def call(method_name, **kwargs): return await getattr(client, method_name)
+    (**kwargs)``, a retry loop around a Slack call). Computed once per def (``cache``: the
+    analyzer's table, by ``id``)."""
+    key = id(fn)
+    found = cache.get(key)
+    if found is None:
+        names = {p.name.value for p in [*fn.params.posonly_params, *fn.params.params, *fn.params.kwonly_params]}
+        found = cache[key] = frozenset(
+            n.args[1].value.value for n in walk(fn.body)
+            if isinstance(n, cst.Call) and dotted_name(n.func) == "getattr" and len(n.args) >= 2
+            and isinstance(n.args[1].value, cst.Name) and n.args[1].value.value in names)
+    return found
 
 
 def forwarded_parameter(fn: cst.FunctionDef, cache: dict[int, int | None]) -> int | None:

@@ -181,6 +181,8 @@ class Analyzer:
         #: ``followed.forwarded_parameter`` of each def asked about, by ``id`` (the run's trees
         #: outlive the Analyzer, so ids are not reused meanwhile).
         self.forwarders: dict[int, int | None] = {}
+        #: ``followed.dispatch_parameters`` of each def asked about, by ``id``.
+        self.dispatchers: dict[int, frozenset[str]] = {}
         self._configured: dict[tuple[str, str], bool] = {}
         self._module_data: dict[str, dict[str, Flow]] = {}
         self._globals: dict[str, frozenset[str]] = {}

@@ -40,7 +40,9 @@ class UnboundedExternalResult(SourceRule):
     a module-level `client = None` a start-up function sets with `global client`, one-line
     bodies (`def cat(p): return Path(p).read_text()`), and callables run elsewhere (`asyncio.to_thread(fn)`,
     `anyio.to_thread.run_sync(fn)`, `loop.run_in_executor(None, fn)`, `executor.submit(fn)`,
-    `functools.partial(fn, …)`).
+    `functools.partial(fn, …)`), and a method a helper looks up by the name each caller gives it
+    (`call("conversations_history", channel=c)` running `getattr(client, method_name)(**kwargs)`:
+    judged as a call of that name, with the arguments it forwards).
 
     ### Evidence of small
     - constants: literals and module constants nothing fills (`PLATFORMS = ["linux", "macos"]`);
