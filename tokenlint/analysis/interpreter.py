@@ -1828,6 +1828,7 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
             it = union(it, frozenset(t for t in self.expr(iterated) if isinstance(t, Marker) and t.kind == "object"))
         # (``for r in file_range.ranges``: a field of a model holds other things)
         models = self._model_objects(it) if not isinstance(iterated, (cst.Attribute, cst.Subscript)) else frozenset()
+        traced = any(isinstance(t, Src) for t in it)
         for m in markers(it):
             site = self.a.site(self.mod, node)
             if models and m.kind == "object" and (m.whole or m in models):
@@ -1854,9 +1855,12 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
                 # ``for frame in event["frames"]``: every item of a record's payload, as many
                 # as the service sends
                 extra.append(Src(m.rule, site, f"iterating the items of a record {SIZE_UNKNOWN}", m.sql_bound))
-            elif m.kind == "object" and m.family != CONTEXT_FAMILY and isinstance(iterated, cst.Attribute):
+            elif m.kind == "object" and m.family != CONTEXT_FAMILY and isinstance(iterated, cst.Attribute) and \
+                    not (traced and m.family and self.a.project.resolve_class(m.family) is not None):
                 # ``for guild in client.guilds``, ``for i, p in enumerate(doc.paragraphs)``: an
                 # attribute of an object tokenlint cannot read, iterated, is a collection it holds
+                # (of an object of the run's own class made of data traced here, ``for page in
+                # search_result.results`` of ``SearchResult.from_api_response(rows)``, that data)
                 extra.append(Src("TL108", site, f"iterating `{dotted_name(iterated) or '…'}` {SIZE_UNKNOWN}",
                                  m.sql_bound))
         kept = frozenset(replace(t, items=True) if isinstance(t, Param) and t.site is None and t.part
