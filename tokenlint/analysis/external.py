@@ -140,6 +140,14 @@ class ExternalCalls(InterpreterState):
                     return None  # a utility of a library applied to data the tool holds
                 family = root_family or None
         else:
+            if qn is None and isinstance(func, cst.Name) and func.value in self.bound_methods and \
+                    (bound_to := self.env.get(func.value, EMPTY)) and all(
+                        isinstance(t, Marker) and t.kind == "object" and t.family not in (CONTEXT_FAMILY, ACK_FAMILY)
+                        and not (t.family and self.a.project.resolve_class(t.family)) for t in bound_to):
+                # ``fetch = client.list_papers; fetch(q)``, ``method = getattr(client, "list_papers")``:
+                # a call of that method of an object of unreadable code
+                return self.dispatched_call(node, self.bound_methods[func.value], site,
+                                            f"{func.value}() (….{self.bound_methods[func.value]})")
             if qn is None and isinstance(func, cst.Name) and func.value in self.env and not self.env[func.value]:
                 # a class or factory held in a local (``cls = Redis if x else Cluster; cls(...)``)
                 self.summary.untraced.append(f"{func.value}()")
@@ -260,14 +268,15 @@ class ExternalCalls(InterpreterState):
             bound = page
         return frozenset({src.with_bound(bound) if bound else src})
 
-    def dispatched_call(self, node: cst.Call, name: str, site: Site) -> Flow:
+    def dispatched_call(self, node: cst.Call, name: str, site: Site, callee: str | None = None) -> Flow:
         """What a method of unreadable code gives when a helper calls it by the name ``name``
         this call passes (``call("batch_get_papers", ids=ids)``, the helper running
         ``getattr(client, method_name)(**kwargs)``), at ``site``: judged by that name like any
         call tokenlint cannot read (``shapes.call_shape``: a collection or an unknown shape is a
         TL108 source bounded by a limit-like argument this call forwards, one record an
-        ``object`` marker, a number nothing)."""
-        callee = f"{dotted_name(node.func) or '…'}({name!r})"
+        ``object`` marker, a number nothing). ``callee`` names the call in messages (by default
+        the helper with the name it is given: ``call('batch_get_papers')``)."""
+        callee = callee or f"{dotted_name(node.func) or '…'}({name!r})"
         shape = call_shape(name)
         if shape is Shape.SCALAR:
             self.summary.untraced.append(callee)

@@ -894,6 +894,10 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         #: Locals last bound from a call's result, and the keys/values of local dicts (for
         #: ``api.list_items(**params)`` with ``params = {"maxResults": n}``).
         self.assigned_from_call: set[str] = set()
+        #: Locals holding a method of an object, by the method's name (``fetch =
+        #: client.list_papers``, ``method = getattr(client, "list_papers")``): calling one calls
+        #: that method (``ExternalCalls.external_call``).
+        self.bound_methods: dict[str, str] = {}
         #: Locals holding a position found in data (``end = text.find("\n\n")``): a slice up to
         #: one is a span of the data, not a cap on it.
         self.positions: set[str] = set()
@@ -1218,6 +1222,11 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
             self.sliced[name] = counted
         else:
             self.sliced.pop(name, None)
+        method = _method_name(value, self.switches_on)
+        if method is not None:
+            self.bound_methods[name] = method
+        else:
+            self.bound_methods.pop(name, None)
         if _position_value(value):
             self.positions.add(name)
         else:
@@ -3198,6 +3207,21 @@ def _literal_scalar(value: cst.BaseExpression) -> bool:
         value = value.expression
     return isinstance(value, (cst.SimpleString, cst.ConcatenatedString, cst.Integer, cst.Float)) or (
         isinstance(value, cst.Name) and value.value in ("True", "False", "None"))
+
+
+def _method_name(value: cst.BaseExpression | None, switches: dict) -> str | None:
+    """The name of the method ``value`` takes off an object without calling it: ``client.
+    list_papers``, ``getattr(client, "list_papers")``, ``getattr(client, name)`` with ``name``
+    fixed by the caller (``switches``); None for anything else."""
+    if isinstance(value, cst.Attribute):
+        return value.attr.value
+    if isinstance(value, cst.Call) and dotted_name(value.func) == "getattr" and len(value.args) == 2:
+        given = value.args[1].value
+        name = string_literal(given)
+        if name is None and isinstance(given, cst.Name) and isinstance(switches.get(given.value), str):
+            name = switches[given.value]
+        return name if name is not None and name.isidentifier() else None
+    return None
 
 
 def _small_named(value: cst.BaseExpression) -> bool:

@@ -42,7 +42,8 @@ class UnboundedExternalResult(SourceRule):
     `anyio.to_thread.run_sync(fn)`, `loop.run_in_executor(None, fn)`, `executor.submit(fn)`,
     `functools.partial(fn, …)`), and a method a helper looks up by the name each caller gives it
     (`call("conversations_history", channel=c)` running `getattr(client, method_name)(**kwargs)`:
-    judged as a call of that name, with the arguments it forwards).
+    judged as a call of that name, with the arguments it forwards), or one kept in a local and
+    called there (`fetch = client.list_papers; fetch(q)`).
 
     ### Evidence of small
     - constants: literals and module constants nothing fills (`PLATFORMS = ["linux", "macos"]`);
