@@ -163,6 +163,7 @@ HINT_WORDS = re.compile(
     r"continuation|next_start|next_index|more_available|remaining_pages|"
     r"(start_index|offset|cursor|page|page_token|start_line|skip)\s*[=:]\s*\{|"
     r"call (again|\w+( again)?) with|pass (offset|cursor|page|start_index)|to (see|get|read) (more|the next)|"
+    r"showing page\b|"
     r"\b(offset|cursor|page|page_token|start_index|start_line|skip|start)\s*=\s*$)",
     re.I,
 )

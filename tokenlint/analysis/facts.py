@@ -263,6 +263,11 @@ def _continuation(tool: ToolDef, interp: FunctionInterpreter, summary: Summary) 
         elif isinstance(node, cst.FormattedStringText):
             text = node.value
         elif isinstance(node, cst.Arg) and node.keyword is not None:
+            if isinstance(node.value, cst.Name) and (
+                    node.value.value == node.keyword.value or node.value.value in interp.param_defaults):
+                # ``fetch(offset=offset)``: the caller's own position passed on to a read, not a
+                # next one handed back
+                continue
             text = node.keyword.value + "="
         elif isinstance(node, cst.Call) and dotted_name(node.func) in ("ResourceLink", "types.ResourceLink", "mcp.types.ResourceLink"):
             resource = True
