@@ -149,15 +149,21 @@ class FollowedCalls(InterpreterState):
         self._merge(summary)
         return summary.returned()
 
-    def _checked_returns(self, summary: Summary, arg_flows: dict[str, Flow], per_element: frozenset[str],
-                         returned: Flow) -> frozenset[Site]:
+    def _checked_returns(self, node: cst.Call, fn: cst.FunctionDef, summary: Summary, arg_flows: dict[str, Flow],
+                         per_element: frozenset[str], returned: Flow) -> frozenset[Site]:
         """The sites of the sources this call passes to parameters the helper's size checks
         measure (``def clip(text): if len(text) > N``) that the helper also returns (``returned``,
-        as this call binds it), cut or whole: checked at this call only (``_relocated``)."""
+        as this call binds it), cut or whole: checked at this call only (``_relocated``). Not an
+        argument the call's result is assigned back to (``text = clip(text)``)."""
         names: set[str] = set()
         for check in summary.checks:
             if check.measured_params and not check.measured_params <= per_element:
                 names |= check.measured_params
+        if self.rebinding is not None and self.rebinding[0] is node:
+            # ``text = clip(text)``: the cut copy takes the place of what was passed (on every
+            # path the check decides), so the check keeps covering that source wherever it goes
+            names = {n for n in names if (given := arg_node(node, fn, n)) is None
+                     or cst.Module([]).code_for_node(given) not in self.rebinding[1]}
         passed = {t.site for n in names for t in arg_flows.get(n, EMPTY) if isinstance(t, Src)}
         return frozenset(passed & {t.site for t in returned if isinstance(t, Src)})
 
@@ -274,7 +280,7 @@ class FollowedCalls(InterpreterState):
         # the response another way (``data = read(); {"head": clip(data.log), "rows": data.rows}``)
         # is not
         here = self.a.site(self.mod, node)
-        kept = self._checked_returns(summary, arg_flows, per_element,
+        kept = self._checked_returns(node, fn, summary, arg_flows, per_element,
                                      self._from_helper(summary.returned(), node, fn, arg_flows))
         self._merge(summary, arg_flows, per_element, (kept, here))
         for name, filled in summary.filled.items():

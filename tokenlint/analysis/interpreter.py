@@ -898,6 +898,9 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         #: client.list_papers``, ``method = getattr(client, "list_papers")``): calling one calls
         #: that method (``ExternalCalls.external_call``).
         self.bound_methods: dict[str, str] = {}
+        #: While an assignment's value is evaluated: that value (an ``await`` unwrapped) and the
+        #: code of its targets (``text = clip(text)`` rebinds what it passes).
+        self.rebinding: tuple[cst.BaseExpression, frozenset[str]] | None = None
         #: Locals holding a position found in data (``end = text.find("\n\n")``): a slice up to
         #: one is a span of the data, not a cap on it.
         self.positions: set[str] = set()
@@ -1129,12 +1132,17 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
                 self.expr(node.exc)
             return False
         if isinstance(node, cst.Assign):
+            self.rebinding = (_awaited(node.value), frozenset(_code(t.target) for t in node.targets))
             flow = self.expr(node.value)
+            self.rebinding = None
             for t in node.targets:
                 self.assign(t.target, flow, node.value)
         elif isinstance(node, cst.AnnAssign):
             if node.value is not None:
-                self.assign(node.target, self.expr(node.value), node.value)
+                self.rebinding = (_awaited(node.value), frozenset({_code(node.target)}))
+                flow = self.expr(node.value)
+                self.rebinding = None
+                self.assign(node.target, flow, node.value)
         elif isinstance(node, cst.AugAssign):
             flow = self.expr(node.value)
             name = dotted_name(node.target)
@@ -3207,6 +3215,16 @@ def _literal_scalar(value: cst.BaseExpression) -> bool:
         value = value.expression
     return isinstance(value, (cst.SimpleString, cst.ConcatenatedString, cst.Integer, cst.Float)) or (
         isinstance(value, cst.Name) and value.value in ("True", "False", "None"))
+
+
+def _awaited(value: cst.BaseExpression) -> cst.BaseExpression:
+    """``value`` with one ``await`` taken off."""
+    return value.expression if isinstance(value, cst.Await) else value
+
+
+def _code(node: cst.CSTNode) -> str:
+    """The source text of ``node``."""
+    return cst.Module([]).code_for_node(node)
 
 
 def _method_name(value: cst.BaseExpression | None, switches: dict) -> str | None:

@@ -53,6 +53,7 @@ class InterpreterState:
         switches_on: dict[str, EntryLiteral]
         assigned_from_call: set[str]
         bound_methods: dict[str, str]
+        rebinding: tuple[cst.BaseExpression, frozenset[str]] | None
         while_depth: int
         row_reads: set[Site]
         element_names: set[str]
