@@ -48,6 +48,17 @@ HUGE_TOKENS = 25_000
 
 _TEXT_SOURCE_CODES = ("TL102", "TL104", "TL105")  # files, command output, HTTP bodies
 
+#: A text cut to at most this many characters is tiny whatever it was cut from (~250 tokens at
+#: the ~4 chars per token of English prose): an error body's preview (``resp.text[:200]``), a
+#: command's first line; design.md "Risk levels": NONE is "constant or tiny regardless of data".
+TINY_CHARS = 1_000
+
+#: What a source of text is called (``Src.what``): an HTTP body's text, a command's output, a
+#: file read as one string; not parsed JSON, nor lines (``.readlines()``), which a slice counts
+#: in items.
+_TEXT_WHATS = re.compile(r"(HTTP response \.text(\(\))?|process \.std(out|err)|\.communicate\(\)|"
+                         r"\.read(_text)?\(\)|output \(GitPython\))$")
+
 
 class FlowKind(enum.Enum):
     """How one source that reaches a tool's response is bounded (``DataFlow.kind``); the module
@@ -130,7 +141,10 @@ def analyse_tool(analyzer: Analyzer, tool: ToolDef) -> ToolFacts:
             if key in seen:
                 continue
             seen.add(key)
-            facts.flows.append(_classify(src, checked, ret_site))
+            data_flow = _classify(src, checked, ret_site)
+            if data_flow.kind is FlowKind.CAPPED and _tiny_text(src):
+                continue  # ``resp.text[:200]``: a preview, tiny whatever the body was
+            facts.flows.append(data_flow)
     # deterministic order, worst first (set iteration order varies between runs)
     facts.flows.sort(key=lambda f: (_KIND_ORDER.index(f.kind), f.src.code, f.src.what, f.param or "",
                                     _line(f.src.site), _line(f.bound_site), _line(f.param_site), _line(f.return_site)))
@@ -181,6 +195,34 @@ def _line(site: Site | None) -> tuple[str, int]:
         return ("", 0)
     module = cast("ParsedModule", site.module)  # typed ``object`` in taints (an import cycle)
     return (module.display_path, module.source_order(site.node))
+
+
+def _tiny_text(src: Src) -> bool:
+    """Whether ``src`` is a text (``_TEXT_WHATS``) sliced to a fixed count of at most ``TINY_CHARS``
+    characters (``resp.text[:200]``, ``proc.stdout[-500:]``); not a cap the request asked for
+    (``max_results=10``), which counts items."""
+    b = src.bound
+    return b is not None and b.enforced and b.value is not None and 0 < b.value <= TINY_CHARS and \
+        isinstance(b.site.node, cst.Subscript) and _text_expression(b.site.node.value) and \
+        _TEXT_WHATS.search(src.what) is not None
+
+
+#: Attributes and methods that give a text whole (an HTTP body's, a command's output, a file's).
+_TEXT_ATTRIBUTES = frozenset({"text", "stdout", "stderr"})
+_TEXT_METHODS = frozenset({"read", "read_text", "decode", "text"})
+
+
+def _text_expression(node: cst.BaseExpression) -> bool:
+    """Whether ``node``, the value a slice cuts, is a text as read (``resp.text``, ``(resp.text or
+    "")``, ``proc.stdout``, ``f.read()``), not something made of it (``source.splitlines()``,
+    a list of names): a slice of the latter counts items."""
+    if isinstance(node, cst.BooleanOperation):  # ``(resp.text or "")``
+        node = node.left
+    if isinstance(node, cst.Attribute):
+        return node.attr.value in _TEXT_ATTRIBUTES
+    if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute):
+        return node.func.attr.value in _TEXT_METHODS
+    return False
 
 
 def _classify(src: Src, checked: dict, ret_site: Site) -> DataFlow:

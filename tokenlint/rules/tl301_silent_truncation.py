@@ -18,6 +18,10 @@ class SilentTruncation(Rule):
     The model cannot tell a cut list from a complete one: it answers "there are 50 orders"
     when there are 5,000. Data is lost silently.
 
+    A text sliced to at most 1,000 characters (`resp.text[:200]`, an error body's preview) is
+    tiny whatever it came from and is not reported; a cap the request asks for
+    (`params={"limit": 10}`) counts entries, whatever their text, and is.
+
     ## Example
     ```python
     @mcp.tool()
