@@ -455,6 +455,7 @@ class ExternalCalls(InterpreterState):
         if value is None:
             # a builtin, or a global bound elsewhere (``_client: Client`` set in ``main()``)
             return None if n in BUILTINS else ""
+        value = made_unless_none(value)
         while isinstance(value, (cst.Subscript, cst.Attribute)) and not isinstance(value, cst.Call):
             # ``coll = MongoClient(uri)["db"]["orders"]``: a part of what a call made
             value = value.value
@@ -1595,6 +1596,20 @@ def fixed_record(name: str) -> bool:
 
 #: First words of a call that reads one thing (its result is the thing, whole).
 _RECORD_READS = frozenset({"get", "read", "fetch", "describe", "show", "inspect", "info", "load", "retrieve"})
+
+
+def made_unless_none(value: cst.BaseExpression) -> cst.BaseExpression:
+    """What a module-level value is made of when it is made only under a condition, else None
+    (``client = WebClient(token=t) if t else None``, ``client = t and WebClient(token=t)``): the
+    side that is not ``None``, a literal or a name of the condition; ``value`` itself otherwise."""
+    if isinstance(value, cst.IfExp):
+        sides = [value.body, value.orelse]
+    elif isinstance(value, cst.BooleanOperation):
+        sides = [value.left, value.right]
+    else:
+        return value
+    made = [v for v in sides if isinstance(v, (cst.Call, cst.Subscript, cst.Attribute))]
+    return made[0] if len(made) == 1 else value
 
 
 def _module_function(func: cst.BaseExpression, mod: ParsedModule) -> bool:

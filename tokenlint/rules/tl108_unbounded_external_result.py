@@ -37,7 +37,8 @@ class UnboundedExternalResult(SourceRule):
     objects whose class is there (`self.store.all()`, a module-level `store = Store()`), nested
     functions, the locals of a server factory a nested tool reads as closures
     (`def create_server(): store = Store(); @mcp.tool() def list_items(): return store.all()`),
-    a module-level `client = None` a start-up function sets with `global client`, one-line
+    a module-level `client = None` a start-up function sets with `global client`, a client made
+    at import only when configured (`client = WebClient(token=t) if t else None`), one-line
     bodies (`def cat(p): return Path(p).read_text()`), and callables run elsewhere (`asyncio.to_thread(fn)`,
     `anyio.to_thread.run_sync(fn)`, `loop.run_in_executor(None, fn)`, `executor.submit(fn)`,
     `functools.partial(fn, …)`), and a method a helper looks up by the name each caller gives it
