@@ -23,7 +23,7 @@ from tokenlint.analysis.shapes import (COLLECTION_VERBS, MASS_NOUNS, REDUCTIONS,
 from tokenlint.analysis.state import InterpreterState
 from tokenlint.analysis.taints import EMPTY, Bound, Flow, Marker, Measure, Param, Site, Src, Taint, markers, params, union
 from tokenlint.analysis.values import BUILTINS, VALUE_METHODS, annotated_class, annotation_class, chain_root, is_stdlib
-from tokenlint.source.walk import walk_own
+from tokenlint.source.walk import node_code, walk_own
 from tokenlint.source.functions import gathering_parameters, parameters
 from tokenlint.source.imports import dotted_name
 
@@ -230,7 +230,7 @@ class ExternalCalls(InterpreterState):
                 return self._constructed(node, site, qn if method is not None and qn else family, args)
             ws = words(name)
             # a status-like record has the platform's fixed fields (``get_cluster_health()``)
-            read = bool(ws) and ws[0] in _RECORD_READS and not fixed_record(name)
+            read = _record_read(name)
             if read and node.args and not args and not any(
                     isinstance(a.value, (cst.SimpleString, cst.FormattedString, cst.ConcatenatedString))
                     for a in node.args):
@@ -253,8 +253,7 @@ class ExternalCalls(InterpreterState):
             # caller passes (a lambda's body: ``FollowedCalls._bind_args``)
             self.summary.untraced.append(callee)
             return ran
-        what = f"{callee} {SIZE_UNKNOWN if shape is Shape.UNKNOWN else '(a collection or text)'}"
-        src = Src("TL108", site, what)
+        src = _unread_source(callee, shape, site)
         bound = self._argument_bound(node)
         for b in carried:
             bound = b if bound is None or b.rank() > bound.rank() else bound
@@ -283,10 +282,8 @@ class ExternalCalls(InterpreterState):
             return EMPTY
         if shape is Shape.RECORD:
             self.summary.untraced.append(callee)
-            ws = words(name)
-            return frozenset({Marker("object", site, whole=bool(ws) and ws[0] in _RECORD_READS
-                                     and not fixed_record(name))})
-        src = Src("TL108", site, f"{callee} {SIZE_UNKNOWN if shape is Shape.UNKNOWN else '(a collection or text)'}")
+            return frozenset({Marker("object", site, whole=_record_read(name))})
+        src = _unread_source(callee, shape, site)
         bound = self._argument_bound(node)
         return frozenset({src.with_bound(bound) if bound else src})
 
@@ -300,7 +297,7 @@ class ExternalCalls(InterpreterState):
         if callable_params is None:  # (read once per function, not at every call)
             callable_params = self._callable_params = frozenset(
                 p.name.value for p in parameters(self.fn) if p.annotation is not None
-                and _CALLABLE_ANNOTATION.search(cst.Module([]).code_for_node(p.annotation.annotation))) \
+                and _CALLABLE_ANNOTATION.search(node_code(p.annotation.annotation))) \
                 if isinstance(self.fn, cst.FunctionDef) else frozenset()
         flows = []
         for a in node.args:
@@ -1596,6 +1593,20 @@ def fixed_record(name: str) -> bool:
 
 #: First words of a call that reads one thing (its result is the thing, whole).
 _RECORD_READS = frozenset({"get", "read", "fetch", "describe", "show", "inspect", "info", "load", "retrieve"})
+
+
+def _record_read(name: str) -> bool:
+    """Whether a call named ``name`` that gives one record reads that record whole (``_RECORD_READS``
+    by its first word: ``get_build_info``), not a status-like one of fixed fields (``fixed_record``:
+    ``get_cluster_health``)."""
+    ws = words(name)
+    return bool(ws) and ws[0] in _RECORD_READS and not fixed_record(name)
+
+
+def _unread_source(callee: str, shape: Shape, site: Site) -> Src:
+    """The TL108 source a call of unreadable code named for a collection or text, or of unknown
+    shape, puts at ``site`` (``callee`` names it in messages)."""
+    return Src("TL108", site, f"{callee} {SIZE_UNKNOWN if shape is Shape.UNKNOWN else '(a collection or text)'}")
 
 
 def made_unless_none(value: cst.BaseExpression) -> cst.BaseExpression:

@@ -31,7 +31,7 @@ from tokenlint.analysis.values import is_arguments_name
 from tokenlint.discovery import ToolDef, function_body
 from tokenlint.source.imports import dotted_name
 from tokenlint.model import Risk
-from tokenlint.source.walk import code_children, literal_string
+from tokenlint.source.walk import code_children, literal_string, node_code
 
 if TYPE_CHECKING:
     from tokenlint.source.project import ParsedModule, Project
@@ -541,6 +541,6 @@ def _definition_text(tool: ToolDef) -> str:
         for p in [*fn.params.params, *fn.params.kwonly_params]:
             if p.name.value in ("self", "cls", "ctx", "context"):
                 continue
-            ann = cst.Module([]).code_for_node(p.annotation.annotation) if p.annotation else ""
+            ann = node_code(p.annotation.annotation) if p.annotation else ""
             parts.append(f'"{p.name.value}": {{"type": "{ann}"}}')
     return "\n".join(parts)

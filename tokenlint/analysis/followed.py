@@ -30,7 +30,7 @@ from tokenlint.analysis.values import (ACCUMULATORS, EMPTY_FACTORIES, MAX_HELPER
                                        optional_inner)
 from tokenlint.source.functions import gathering_parameters, parameters
 from tokenlint.source.imports import dotted_name
-from tokenlint.source.walk import code_children, walk
+from tokenlint.source.walk import code_children, node_code, walk
 
 if TYPE_CHECKING:
     from tokenlint.analysis.interpreter import Summary
@@ -163,7 +163,7 @@ class FollowedCalls(InterpreterState):
             # ``text = clip(text)``: the cut copy takes the place of what was passed (on every
             # path the check decides), so the check keeps covering that source wherever it goes
             names = {n for n in names if (given := arg_node(node, fn, n)) is None
-                     or cst.Module([]).code_for_node(given) not in self.rebinding[1]}
+                     or node_code(given) not in self.rebinding[1]}
         passed = {t.site for n in names for t in arg_flows.get(n, EMPTY) if isinstance(t, Src)}
         return frozenset(passed & {t.site for t in returned if isinstance(t, Src)})
 
@@ -280,8 +280,8 @@ class FollowedCalls(InterpreterState):
         # the response another way (``data = read(); {"head": clip(data.log), "rows": data.rows}``)
         # is not
         here = self.a.site(self.mod, node)
-        kept = self._checked_returns(node, fn, summary, arg_flows, per_element,
-                                     self._from_helper(summary.returned(), node, fn, arg_flows))
+        returned = self._from_helper(summary.returned(), node, fn, arg_flows)
+        kept = self._checked_returns(node, fn, summary, arg_flows, per_element, returned)
         self._merge(summary, arg_flows, per_element, (kept, here))
         for name, filled in summary.filled.items():
             # ``collect(matches, symbols)`` appending into ``symbols``: the caller's collection
@@ -293,18 +293,18 @@ class FollowedCalls(InterpreterState):
             self._tuple_results[id(node)] = [_relocated(self._from_helper(p, node, fn, arg_flows), kept, here)
                                              for p in parts]
         entries = summary.dict_parts()
+        bound_entries = {k: _relocated(self._from_helper(f, node, fn, arg_flows), kept, here)
+                         for k, f in entries.items()} if entries is not None else {}
         # (the sources a write helper puts under a key naming a collection, ``{"columns":
         # df.columns.tolist()}``: a listing beside the write, not its acknowledgement)
-        listed = frozenset(t.site for k, f in (entries or {}).items() if listing_key(k)
-                           for t in _relocated(self._from_helper(f, node, fn, arg_flows), kept, here)
-                           if isinstance(t, Src))
+        listed = frozenset(t.site for k, f in bound_entries.items() if listing_key(k)
+                           for t in f if isinstance(t, Src))
         if entries is not None:  # ``r = helper(); r["message"]``: each key its own flow
             self._dict_results[id(node)] = {
-                k: record_of_get(ack_of_write(_relocated(self._from_helper(f, node, fn, arg_flows), kept, here),
-                                              node, self.action_name, self.string_value, listed),
+                k: record_of_get(ack_of_write(f, node, self.action_name, self.string_value, listed),
                                  node, self.string_value)
-                for k, f in entries.items()}
-        returned = _relocated(self._from_helper(summary.returned(), node, fn, arg_flows), kept, here)
+                for k, f in bound_entries.items()}
+        returned = _relocated(returned, kept, here)
         for wmod, wrapper, switches, wrapped_name in self.a.decorator_wrappers(module, fn) if fn.decorators else ():
             # ``@parsed(kind="sql")``: the caller gets what the decorator's wrapper returns, made
             # of what the helper itself returns (``raw = await func(...)``: ``Param(WRAPPED)``)
@@ -331,7 +331,7 @@ class FollowedCalls(InterpreterState):
                 # ``call("batch_get_papers", ids=ids)`` where ``call`` looks the method up by the
                 # name it is given (``getattr(client, method_name)(**kwargs)``): what that method
                 # gives, judged as a call by that name with the arguments this call forwards
-                out = union(out, self.dispatched_call(node, method, self.a.site(self.mod, node)))
+                out = union(out, self.dispatched_call(node, method, here))
         page = self.cursor_bound(node)
         if page is not None:  # ``api.get_tasks(cursor=cursor)``: one page of the API's own size
             out = frozenset(t.with_bound(page) if isinstance(t, Src) else t for t in out)

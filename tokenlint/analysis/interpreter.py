@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Sequence, cast
+from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Sequence, cast, overload
 
 import libcst as cst
 
@@ -48,7 +48,7 @@ from tokenlint.analysis.values import (ACCUMULATORS, BUILTINS, RUNTIME_COLLECTIO
                                        statements_of)
 from tokenlint.source.functions import gathering_parameters, parameters
 from tokenlint.source.imports import dotted_name
-from tokenlint.source.walk import SCOPES, code_children, walk, walk_own
+from tokenlint.source.walk import SCOPES, code_children, node_code, walk, walk_own
 
 if TYPE_CHECKING:
     from tokenlint.source.project import ParsedModule, Project
@@ -1132,14 +1132,14 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
                 self.expr(node.exc)
             return False
         if isinstance(node, cst.Assign):
-            self.rebinding = (_awaited(node.value), frozenset(_code(t.target) for t in node.targets))
+            self.rebinding = (_awaited(node.value), frozenset(node_code(t.target) for t in node.targets))
             flow = self.expr(node.value)
             self.rebinding = None
             for t in node.targets:
                 self.assign(t.target, flow, node.value)
         elif isinstance(node, cst.AnnAssign):
             if node.value is not None:
-                self.rebinding = (_awaited(node.value), frozenset({_code(node.target)}))
+                self.rebinding = (_awaited(node.value), frozenset({node_code(node.target)}))
                 flow = self.expr(node.value)
                 self.rebinding = None
                 self.assign(node.target, flow, node.value)
@@ -1168,7 +1168,7 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         need: a helper's per-key dict result, data an ``__init__`` stores on ``self``, whether the
         value is a call's result (possibly a client), a dict literal's entries, a string value."""
         if isinstance(target, (cst.Tuple, cst.List)):
-            call = value.expression if isinstance(value, cst.Await) else value
+            call = _awaited(value)
             parts = self._tuple_results.get(id(call)) if isinstance(call, cst.Call) else None
             if parts is not None and len(parts) == len(target.elements) and \
                     not any(isinstance(e, cst.StarredElement) for e in target.elements):
@@ -1188,7 +1188,7 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         if name is None:
             return
         self.env[name] = flow
-        call = value.expression if isinstance(value, cst.Await) else value
+        call = _awaited(value)
         buffer = _csv_buffer(self.mod, call)
         if buffer is not None:  # ``writer = csv.writer(out)``: its rows go into ``out``
             self.writes_into[name] = buffer
@@ -1207,8 +1207,7 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
                 self.mod.functions.get(self.function_name) is self.fn and not _object(value, flow):
             # (a top-level function's ``global`` name: ``Analyzer.global_writers``)
             self.summary.globals_written[name] = union(self.summary.globals_written.get(name, EMPTY), flow)
-        if isinstance(value, cst.Await):
-            value = value.expression
+        value = call  # (the value, its ``await`` taken off)
         callee = self.mod.imports.qualify(value.func) if isinstance(value, cst.Call) else None
         if callee is None and isinstance(value, cst.Call):  # ``Path(p).expanduser()``: by its root
             root = chain_root(value.func)
@@ -2714,7 +2713,7 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
     def helper_dict_entries(self, expr: cst.BaseExpression) -> dict[str, Flow] | None:
         """Per-key flows of the dict a helper returned, when ``expr`` is that call or a local
         still bound to it (no entry assigned since, no other value joined in); else None."""
-        call = expr.expression if isinstance(expr, cst.Await) else expr
+        call = _awaited(expr)
         if isinstance(call, cst.Call):
             return self._dict_results.get(id(call))
         name = dotted_name(expr)
@@ -3176,8 +3175,7 @@ def _remakes(value: cst.BaseExpression | None, name: str) -> bool:
     """Whether ``value`` remakes the list ``name`` from itself (``out = sorted(out, key=...)``,
     ``out = out[:10]``, ``out = dedupe(out)``, ``out = [m for m in out if ...]``): its elements
     stay the ones it held."""
-    if isinstance(value, cst.Await):
-        value = value.expression
+    value = _awaited(value)
     if isinstance(value, cst.Subscript):
         return isinstance(value.value, cst.Name) and value.value.value == name
     if isinstance(value, cst.ListComp):
@@ -3217,14 +3215,15 @@ def _literal_scalar(value: cst.BaseExpression) -> bool:
         isinstance(value, cst.Name) and value.value in ("True", "False", "None"))
 
 
-def _awaited(value: cst.BaseExpression) -> cst.BaseExpression:
-    """``value`` with one ``await`` taken off."""
+@overload
+def _awaited(value: cst.BaseExpression) -> cst.BaseExpression: ...
+@overload
+def _awaited(value: None) -> None: ...
+@overload
+def _awaited(value: cst.BaseExpression | None) -> cst.BaseExpression | None: ...
+def _awaited(value: cst.BaseExpression | None) -> cst.BaseExpression | None:
+    """``value`` with one ``await`` taken off (None stays None)."""
     return value.expression if isinstance(value, cst.Await) else value
-
-
-def _code(node: cst.CSTNode) -> str:
-    """The source text of ``node``."""
-    return cst.Module([]).code_for_node(node)
 
 
 def _method_name(value: cst.BaseExpression | None, switches: dict) -> str | None:
@@ -3397,7 +3396,7 @@ def _constructed(value: cst.BaseExpression | None) -> bool:
     Pool.create(dsn)`` is not, ``Store(path)`` is): a CapWords callee. Such an object holds what
     it was made of (a token read from a file, a path) only to call a service or read data later,
     through its methods, which are followed where a tool calls them: it is no data itself."""
-    call = value.expression if isinstance(value, cst.Await) else value
+    call = _awaited(value)
     if not isinstance(call, cst.Call):
         return False
     name = dotted_name(call.func) or ""

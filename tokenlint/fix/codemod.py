@@ -20,13 +20,13 @@ from libcst.codemod import CodemodContext, SkipFile, VisitorBasedCodemodCommand
 from libcst.codemod.visitors import AddImportsVisitor
 from libcst.metadata import PositionProvider
 
-from tokenlint.fix.cst_helpers import node_code, variable_names
+from tokenlint.fix.cst_helpers import variable_names
 from tokenlint.fix.edits import FilePlan, FunctionEdit, NodeKey, Wrap
 from tokenlint.fix.layout import layout_statement
 from tokenlint.fix.style import Style
 from tokenlint.source.functions import NAMED_PARAMETER_FIELDS, parameters
 from tokenlint.source.imports import dotted_name
-from tokenlint.source.walk import walk
+from tokenlint.source.walk import node_code, walk
 
 #: ``context.scratch`` key holding the ``FilePlan`` of the file being transformed.
 PLAN_KEY = "tokenlint.plan"

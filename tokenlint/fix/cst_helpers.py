@@ -1,7 +1,8 @@
 """Helpers on LibCST nodes shared by the planner and the codemod of ``tokenlint fix``.
 
-A node's printed source (``node_code``), the variables below a node (``variable_names``), the
-names a function binds again (``rebound_names``) and a name free in it (``free_name``).
+The variables below a node (``variable_names``), the names a function binds again
+(``rebound_names``) and a name free in it (``free_name``); a node's printed source is
+``tokenlint.source.walk.node_code``, shared with the analysis.
 """
 
 from __future__ import annotations
@@ -12,12 +13,6 @@ import libcst as cst
 
 from tokenlint.source.imports import dotted_name
 from tokenlint.source.walk import code_children, walk  # skip whitespace; ~10x faster than .children
-
-
-def node_code(node: cst.CSTNode) -> str:
-    """The source text of ``node`` as LibCST prints it (continuation lines relative to its
-    statement's indentation)."""
-    return cst.Module([]).code_for_node(node)
 
 
 def is_inside(node: cst.CSTNode, body: Sequence[cst.CSTNode]) -> bool:

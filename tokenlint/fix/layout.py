@@ -27,7 +27,7 @@ import re
 
 import libcst as cst
 
-from tokenlint.fix.cst_helpers import node_code
+from tokenlint.source.walk import node_code
 
 INDENT = "    "
 

@@ -38,14 +38,14 @@ from tokenlint.analysis.facts import HUGE_CHARS, HUGE_ITEMS, FlowKind, ToolFacts
 from tokenlint.discovery import ArgsStyle
 from tokenlint.discovery.lowlevel import literal_names
 from tokenlint.fix.annotations import AnnotationChange, annotation_change, is_context_annotation, is_int_annotation
-from tokenlint.fix.cst_helpers import free_name, is_inside, node_code, rebound_names, uses_variable
+from tokenlint.fix.cst_helpers import free_name, is_inside, rebound_names, uses_variable
 from tokenlint.fix.edits import NOT_LOW_REASON, FilePlan, FunctionEdit, NodeKey, ToolOutcome, Wrap
 from tokenlint.fix.result_resource import plan_result_resources
 from tokenlint.model import Risk
 from tokenlint.source.functions import parameters
 from tokenlint.source.imports import dotted_name
 from tokenlint.source.project import ParsedModule
-from tokenlint.source.walk import code_children, walk  # skip whitespace; ~10x faster than .children
+from tokenlint.source.walk import code_children, node_code, walk  # skip whitespace; ~10x faster than .children
 
 #: Enforced maximum given to an unclamped item limit (TL107), in items: the largest cap the
 #: analysis still counts as a bound (``facts.HUGE_ITEMS``); pages keep each response in budget.

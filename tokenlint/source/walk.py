@@ -119,6 +119,12 @@ def _learn(node: cst.CSTNode, cls: type, present: list[str], values: list[object
     return real
 
 
+def node_code(node: cst.CSTNode) -> str:
+    """The source text of ``node`` as LibCST prints it (continuation lines relative to its
+    statement's indentation)."""
+    return cst.Module([]).code_for_node(node)
+
+
 def walk(root: cst.CSTNode) -> Iterator[cst.CSTNode]:
     """``root`` and every code node below it, depth-first in source order (iterative: deep
     nesting cannot overflow the stack). Whitespace and punctuation (``TRIVIA``) are skipped."""
