@@ -1354,7 +1354,8 @@ def whole_record_sources(flow: Flow) -> list[Src]:
     returned as-is) is of open-ended contents: every field the service sends, however many
     (labelling rule 5, "Single objects"): a TL108 source per such ``object`` marker in ``flow``.
     A field picked from it (``info["title"]``) or the acknowledgement of a write
-    (``create_index(...)``) is not marked ``whole``."""
+    (``create_index(...)``) is not marked ``whole``. So is a session registry's every entry
+    (a ``registry`` marker: ``values.registry_element``), however few."""
     out = []
     for m in markers(flow, "object"):
         if m.whole:
@@ -1373,6 +1374,10 @@ def whole_record_sources(flow: Flow) -> list[Src]:
                 callee = dotted_name(node.func) if isinstance(node, cst.Call) else None
                 what = f"{callee or '…'}() (one record returned whole, every field)"
             out.append(Src(m.rule, m.site, what, m.sql_bound))
+    for m in markers(flow, "registry"):
+        # (a session registry's entries returned, each whole: ``values.registry_element``)
+        out.append(Src("TL108", m.site, f"session registry `{dotted_name(cast(cst.BaseExpression, m.site.node)) or '…'}` (every entry the tools "
+                                        "stored, each whole)"))
     return out
 
 

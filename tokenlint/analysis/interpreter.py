@@ -24,6 +24,7 @@ import libcst as cst
 
 from tokenlint.analysis import catalogue as cat
 from tokenlint.analysis.caches import cache_hit, read_through_stores
+from tokenlint.analysis.registries import session_registry
 from tokenlint.analysis.configured import filled_from_configuration
 from tokenlint.analysis.entry_points import Literal, factory_module_names, factory_settings, literal_value
 from tokenlint.analysis.constants import (Constants, keyword_arg, le_in_annotation, module_constant,
@@ -43,7 +44,7 @@ from tokenlint.analysis.state import SqlBound
 from tokenlint.analysis.taints import (EMPTY, WRAPPED, Bound, Flow, Marker, Measure, Param, Site, Src, Taint, apply_bound, markers,
                                        measure_of, params, scalar_of, union)
 from tokenlint.analysis.values import (ACCUMULATORS, BUILTINS, RUNTIME_COLLECTION, body_of, chain_root, defs_in, empty_collection,
-                                       is_stub,
+                                       is_stub, registry_element,
                                        is_arguments_name, is_stdlib, response_like,
                                        statements_of)
 from tokenlint.source.functions import gathering_parameters, parameters
@@ -190,6 +191,7 @@ class Analyzer:
         self._subclasses: dict[str, list[tuple[ParsedModule, str]]] = {}
         self._writers: dict[str, dict[str, list[cst.FunctionDef]]] = {}
         self._module_globals: dict[str, frozenset[str]] = {}
+        self._registries: dict[tuple[str, str], str | None] = {}
 
     def scalar_entries(self, module: ParsedModule, container: str) -> bool:
         """Whether every value the module stores into the run-time collection ``container`` is
@@ -322,7 +324,24 @@ class Analyzer:
             return None
         if self.filled_from_configuration(module, node.value):
             return EMPTY
-        return frozenset({Src("TL108", self.site(module, node), f"module-level collection `{node.value}` {RUNTIME_COLLECTION}")})
+        return self.collection_src(module, node, f"module-level collection `{node.value}`", node.value)
+
+    def collection_src(self, module: ParsedModule, node: cst.CSTNode, what: str, name: str,
+                       at: ParsedModule | None = None) -> Flow:
+        """What the run-time collection ``name`` of ``module`` (a module-level name, or an
+        attribute of a class there), read at ``node`` of module ``at`` (default ``module``),
+        holds: a TL108 source of unknown size (``what`` describes it), or, for a session
+        registry that only tools fill one entry per call (``registries.session_registry``), a
+        ``registry`` marker: its entries, each one record, as many as the model's own calls
+        stored (``values.registry_element``)."""
+        site = self.site(at or module, node)
+        key = (module.module_name, name)
+        if key not in self._registries:
+            self._registries[key] = session_registry(self.project, module.module_name, name)
+        registry = self._registries[key]
+        if registry is not None:
+            return frozenset({Marker("registry", site, keys=("keyed",) if registry == "keyed" else ())})
+        return frozenset({Src("TL108", site, f"{what} {RUNTIME_COLLECTION}")})
 
     def closure_switches_off(self, module: ParsedModule, fn: cst.FunctionDef) -> frozenset[str]:
         """Names a nested function reads from the parameters of the functions that define it
@@ -1434,6 +1453,13 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
             self.assign(target.elements[0].value, EMPTY, None)
             self.assign(cast("cst.BaseAssignTargetExpression", target.elements[1].value), elem, None)
             return
+        if isinstance(iterable, cst.Call) and isinstance(iterable.func, cst.Attribute) and \
+                iterable.func.attr.value == "items" and isinstance(target, (cst.Tuple, cst.List)) and \
+                len(target.elements) == 2 and markers(self.expr(iterable.func.value), "registry"):
+            # ``for deck_id, deck in decks.items()`` of a session registry: a key, then an entry
+            self.assign(cast("cst.BaseAssignTargetExpression", target.elements[0].value), EMPTY, None)
+            self.assign(cast("cst.BaseAssignTargetExpression", target.elements[1].value), elem, None)
+            return
         self.assign(target, elem, None)
 
     def _enumerates(self, iterable: cst.BaseExpression) -> bool:
@@ -1847,6 +1873,9 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         traced = any(isinstance(t, Src) for t in it)
         for m in markers(it):
             site = self.a.site(self.mod, node)
+            if m.kind == "registry":
+                extra.extend(registry_element(m, iterated, site))
+                continue
             if models and m.kind == "object" and (m.whole or m in models):
                 # ``for item in items`` of ``[Item.model_validate(d) for d in bodies]``: a list
                 # of objects of a class of the run (a model is not iterated over its fields),
@@ -1907,8 +1936,7 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
             return self.env[dn]
         if dn is not None and dn.count(".") == 1 and dn.startswith("self.") and self.class_name:
             if node.attr.value in self.a.instance_collections(self.mod, self.class_name):
-                return frozenset({Src("TL108", self.a.site(self.mod, node),
-                                      f"instance collection `{dn}` {RUNTIME_COLLECTION}")})
+                return self.a.collection_src(self.mod, node, f"instance collection `{dn}`", node.attr.value)
             if not (self.helper and self.function_name == "__init__"):
                 held = self.a.instance_data(self.mod, self.class_name, node.attr.value)
                 if held:
@@ -1925,8 +1953,8 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
             if hit and node.attr.value in self.a.instance_collections(hit[0], hit[1]):
                 # ``session.history`` of a module-level ``session = Session()`` whose methods
                 # fill ``self.history = []``: as on ``self`` inside the class
-                return frozenset({Src("TL108", self.a.site(self.mod, node),
-                                      f"instance collection `{dn}` {RUNTIME_COLLECTION}")})
+                return self.a.collection_src(hit[0], node, f"instance collection `{dn}`", node.attr.value,
+                                             at=self.mod)
         base = self.expr(node.value)
         attr = node.attr.value
         for family in sorted({t.family for t in base if isinstance(t, Marker) and t.kind == "object"
@@ -1935,8 +1963,7 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
             if hit and attr in self.a.instance_collections(hit[0], hit[1]):
                 # ``runner.errors`` of a local ``runner = BuildRunner(target)`` whose methods fill
                 # ``self.errors``: what the object collected while the tool ran it
-                return frozenset({Src("TL108", self.a.site(self.mod, node),
-                                      f"instance collection `{dn or attr}` {RUNTIME_COLLECTION}")})
+                return self.a.collection_src(hit[0], node, f"instance collection `{dn or attr}`", attr, at=self.mod)
         if not base and isinstance(node.value, (cst.Name, cst.Attribute)) and \
                 (held_family := self._chain_class(node)) is not None:
             # ``cluster.api`` of a module-level ``cluster = Cluster()`` whose ``__init__`` sets
@@ -2401,7 +2428,9 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
             # is its fields, read where they are set)
             handles = [m for m in markers(inner)
                        if not (m.kind == "object" and m.family and self.a.project.resolve_class(m.family))]
-            return union(frozenset(t for t in inner if not isinstance(t, Marker)),
+            # (of a session registry keyed by id, ``sorted(decks)`` is its keys, nothing of data;
+            # of its entries, ``list(notes.values())``, those entries)
+            return union(frozenset(t for t in inner if not isinstance(t, Marker) or t.kind == "registry" and not t.keys),
                          drained(handles, site, f"{dn}()", objects=True))
         if qn in ("sqlalchemy.select", "sqlalchemy.sql.select", "sqlmodel.select"):
             self._args_flow(node)
@@ -2602,8 +2631,9 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
             # data): every row of it, as when it is returned as it is (a database cursor cannot
             # be serialized: its rows are read first)
             flow = union(flow, drained(markers(args, "cursor"), site, f"{qn or dn}()"))
-        # a whole record stays whole through a conversion (``str(entry)``, ``json.dumps(entry)``)
-        return frozenset(t for t in flow if not isinstance(t, Marker) or t.whole)
+        # a whole record stays whole through a conversion (``str(entry)``, ``json.dumps(entry)``),
+        # and so do a session registry's entries (``json.dumps(list(notes.values()))``)
+        return frozenset(t for t in flow if not isinstance(t, Marker) or t.whole or t.kind == "registry")
 
     def _resource_accessor(self, inner: cst.BaseExpression, recv: Flow) -> Flow:
         """The receiver of a request built on a resource of an API client

@@ -9,6 +9,7 @@ of them changes a value.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 import libcst as cst
 
@@ -49,6 +50,13 @@ class LibraryCalls(InterpreterState):
                 default = args[1].value if len(args) > 1 else None
                 return self.mapping_param(key, default, node)
 
+        if method in ("items", "values", "keys", "copy") and not args and markers(recv, "registry"):
+            # a session registry's keys are nothing of data (as many as the model's calls
+            # stored); its entries are (``values.registry_element``)
+            rest = frozenset(t for t in recv if not (isinstance(t, Marker) and t.kind == "registry"))
+            if method == "keys":
+                return rest
+            return rest | frozenset(replace(m, keys=()) if method != "copy" else m for m in markers(recv, "registry"))
         if recv_name is not None and recv_name.split(".")[-1] == "git" and method not in cat.SCALAR_METHODS \
                 and recv_name not in self.mod.imports.names:
             # (``git.Repo(path)`` on the imported ``git`` module makes a repository, runs nothing)

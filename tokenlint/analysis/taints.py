@@ -137,7 +137,7 @@ class Marker:
     object: a cap applied to the record); ``capture`` is False for a subprocess whose output is a
     stream read later (``Popen``, ``create_subprocess_exec``) rather than text
     (``subprocess.run``)."""
-    kind: str  # file, http_response, http_client, cursor, db, process, paginator, line_iter, query, object
+    kind: str  # file, http_response, http_client, cursor, db, process, paginator, line_iter, query, object, registry
     site: Site
     sql_bound: Bound | None = None
     capture: bool = True
@@ -163,6 +163,7 @@ class Marker:
     #: For the records a request named by identifiers (``external.ID_RECORDS_FAMILY``) and the
     #: response they come from: the helper's parameters that held those identifiers, for each
     #: caller to show they are its own (``FollowedCalls._from_helper``); empty once they are.
+    #: For a ``registry``: ``("keyed",)`` when its entries are stored under keys (a dict).
     keys: tuple[str, ...] = ()
     #: For ``http_response``: the request was a ``POST`` (``Src.posted``).
     posted: bool = False

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Iterator, Sequence
 
 import libcst as cst
 
-from tokenlint.analysis.taints import Flow, Marker, Site, Src, Taint
+from tokenlint.analysis.taints import EMPTY, Flow, Marker, Site, Src, Taint
 from tokenlint.source.imports import dotted_name
 from tokenlint.source.walk import code_children
 
@@ -167,8 +167,24 @@ def empty_collection(value: cst.BaseExpression) -> bool:
 
 def is_collection_src(t: Taint) -> bool:
     """Whether ``t`` is the TL108 source of a collection filled at run time (a module-level or
-    instance collection: its ``what`` ends with ``RUNTIME_COLLECTION``)."""
-    return isinstance(t, Src) and t.code == "TL108" and t.what.endswith(RUNTIME_COLLECTION)
+    instance collection: its ``what`` ends with ``RUNTIME_COLLECTION``) or a session registry's
+    marker (``registry_element``)."""
+    return isinstance(t, Src) and t.code == "TL108" and t.what.endswith(RUNTIME_COLLECTION) or \
+        isinstance(t, Marker) and t.kind == "registry"
+
+
+def registry_element(registry: Marker, iterated: cst.BaseExpression | None, site: Site) -> Flow:
+    """One element of a session registry (``registries.session_registry``: as many entries as
+    the model's own calls stored) walked at ``site``, ``iterated`` the expression walked: a key
+    (nothing of data) for the registry itself or its ``.keys()`` when the registry is keyed
+    (``decks[deck_id] = ...``: ``Marker.keys`` holds ``"keyed"``), else one entry, a record
+    whole until a field is picked (``one_element``). For ``.items()`` the pair's value is that
+    entry and its key nothing (``Interpreter._assign_element``)."""
+    view = iterated.func.attr.value if isinstance(iterated, cst.Call) and isinstance(iterated.func, cst.Attribute) \
+        else None
+    if view == "keys" or (view is None and registry.keys):
+        return EMPTY
+    return one_element(site)
 
 
 def one_element(site: Site) -> Flow:
