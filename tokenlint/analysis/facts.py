@@ -26,6 +26,7 @@ import libcst as cst
 from tokenlint.analysis import catalogue as cat
 from tokenlint.analysis.external import drained, whole_record_sources, writes_by_name
 from tokenlint.analysis.interpreter import Analyzer, FunctionInterpreter, SizeCheck, Summary
+from tokenlint.analysis.shapes import words
 from tokenlint.analysis.taints import Flow, Marker, Site, Src, sources
 from tokenlint.analysis.values import is_arguments_name
 from tokenlint.discovery import ToolDef, function_body
@@ -210,14 +211,22 @@ def _tiny_text(src: Src) -> bool:
 #: Attributes and methods that give a text whole (an HTTP body's, a command's output, a file's).
 _TEXT_ATTRIBUTES = frozenset({"text", "stdout", "stderr"})
 _TEXT_METHODS = frozenset({"read", "read_text", "decode", "text"})
+#: Last words of a variable named for one text (a body, an error's detail, a command's output).
+_TEXT_NAME_WORDS = frozenset({"text", "body", "detail", "details", "output", "stdout", "stderr", "content", "message",
+                              "msg", "error", "err", "raw", "response", "resp", "html", "snippet", "preview"})
 
 
 def _text_expression(node: cst.BaseExpression) -> bool:
     """Whether ``node``, the value a slice cuts, is a text as read (``resp.text``, ``(resp.text or
-    "")``, ``proc.stdout``, ``f.read()``), not something made of it (``source.splitlines()``,
-    a list of names): a slice of the latter counts items."""
+    "")``, ``proc.stdout``, ``f.read()``, or a variable named for one text: ``resp_body``,
+    ``detail``), not something made of it (``source.splitlines()``, ``lines``, a list of
+    names): a slice of the latter counts items."""
     if isinstance(node, cst.BooleanOperation):  # ``(resp.text or "")``
         node = node.left
+    if isinstance(node, cst.Name):
+        # ``resp_body[:500]``, ``detail[:300]``: a name for one text (not ``lines``, ``rows``)
+        ws = words(node.value)
+        return bool(ws) and ws[-1] in _TEXT_NAME_WORDS
     if isinstance(node, cst.Attribute):
         return node.attr.value in _TEXT_ATTRIBUTES
     if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute):
