@@ -83,10 +83,7 @@ def session_registry(project: Project, home: str, name: str) -> str | None:
     keyed = True
     while pending:
         current, homes = pending.pop()
-        for module_name in list(project.module_files):
-            if not project.mentions(module_name, current):
-                continue
-            mod = project.get(module_name)
+        for module_name, mod in _mentioning(project, current):
             if mod is None:
                 return None
             for event in _events(mod, current):
@@ -121,13 +118,16 @@ def session_registry(project: Project, home: str, name: str) -> str | None:
 
 def _importers(project: Project, home: str, name: str) -> frozenset[str]:
     """The run's modules that import ``name`` from module ``home`` (``from app import decks``)."""
-    out = set()
+    return frozenset(module_name for module_name, mod in _mentioning(project, name)
+                     if mod is not None and module_name != home and mod.imports.names.get(name) == f"{home}.{name}")
+
+
+def _mentioning(project: Project, word: str) -> Iterator[tuple[str, ParsedModule | None]]:
+    """``(module name, parsed module)`` of each module of the run whose text spells ``word``
+    (``Project.mentions``); the module None when it cannot be parsed."""
     for module_name in list(project.module_files):
-        if module_name != home and project.mentions(module_name, name):
-            mod = project.get(module_name)
-            if mod is not None and mod.imports.names.get(name) == f"{home}.{name}":
-                out.add(module_name)
-    return frozenset(out)
+        if project.mentions(module_name, word):
+            yield module_name, project.get(module_name)
 
 
 def _events(mod: ParsedModule, name: str) -> Iterator[tuple[str, cst.FunctionDef | None, str | None, cst.CSTNode]]:
@@ -210,10 +210,7 @@ def _called_once_from_tools(project: Project, mod: ParsedModule, fn: cst.Functio
     if fname.startswith("__") or fn.decorators:
         return False
     uses = 0
-    for module_name in list(project.module_files):
-        if not project.mentions(module_name, fname):
-            continue
-        other = project.get(module_name)
+    for _, other in _mentioning(project, fname):
         if other is None:
             return False
         for kind, caller, _, node in _uses(other, fname):
