@@ -2435,10 +2435,10 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         if qn in ("sqlalchemy.select", "sqlalchemy.sql.select", "sqlmodel.select"):
             self._args_flow(node)
             return frozenset({Marker("query", site)})
-        if method == "get" and isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and node.args \
-                and func.value.value not in self.env and _literal_table(module_constant(self.mod, func.value.value)):
-            # ``REASONS.get(code.lower(), "request failed")``: one value of a module-level table of
-            # literals, whatever the key read from the data (or the default)
+        if method == "get" and isinstance(func, cst.Attribute) and node.args and _literal_table(self._table_of(func.value)):
+            # ``REASONS.get(code.lower(), "request failed")``, ``utils.DESCRIPTIONS.get(code, "?")``:
+            # one value of a module-level table of literals, whatever the key read from the data
+            # (or the default)
             self._args_flow(node)
             return union(*(self.expr(a.value) for a in node.args[1:]))
         if method == "get" and isinstance(func, cst.Attribute) and node.args and \
@@ -2650,6 +2650,17 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         if not made or len(made) != len(recv):
             return recv
         return frozenset({Marker("object", site)})
+
+    def _table_of(self, node: cst.BaseExpression) -> cst.BaseExpression | None:
+        """The module-level value a name or a module's attribute names (``REASONS`` of this
+        module, ``utils.DESCRIPTIONS`` of an imported module of the run), or None for a local or
+        anything else."""
+        if isinstance(node, cst.Name):
+            return None if node.value in self.env else module_constant(self.mod, node.value)
+        if isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) and node.value.value not in self.env:
+            qualified = self.mod.imports.qualify(node)
+            return self.a.project.find_constant(qualified) if qualified is not None else None
+        return None
 
     def _run_class_called(self, func: cst.BaseExpression, qn: str | None) -> str | None:
         """The qualified class of the run a call of ``func`` constructs, else None: a class of
