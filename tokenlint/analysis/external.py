@@ -658,7 +658,7 @@ class ExternalCalls(InterpreterState):
         page = self.cursor_bound(node)
         if page is not None and (best is None or page.rank() > best.rank()):
             best = page
-        url = next((a.value for a in node.args if a.keyword is None or a.keyword.value == "url"), None)
+        url = request_url(node)
         if best is None and self.helper and isinstance(url, cst.Name) and any(
                 isinstance(t, Param) and t.site is None and t.name == url.value for t in self.env.get(url.value, EMPTY)):
             # ``def _get(client, url): return await client.get(url)``: the page size is in the
@@ -783,10 +783,7 @@ class ExternalCalls(InterpreterState):
         self._args_flow(node)
         if http_write(node, self.action_name):
             return frozenset({Marker("http_ack", site)})
-        url = next((a.value for a in node.args if a.keyword is None or a.keyword.value == "url"), None)
-        if url is not None and url is node.args[0].value and string_literal(url) is not None \
-                and len(node.args) > 1 and node.args[1].keyword is None:
-            url = node.args[1].value  # ``client.request("GET", url)``
+        url = request_url(node)
         text = self.string_value(url) if url is not None else None
         one, fixed = url_resource(text)
         keys = self.identifier_request(node) if not record_path(text) else None
@@ -796,6 +793,10 @@ class ExternalCalls(InterpreterState):
         url_param = url.value if self.helper and isinstance(url, cst.Name) and any(
             isinstance(t, Param) and t.site is None and t.name == url.value for t in self.env.get(url.value, EMPTY)) \
             else None  # (the caller's URL decides: ``_from_helper``)
+        tail = re.search(r"/\{(\w+)\}$", text) if url_param is None and self.helper and text else None
+        if tail is not None and any(isinstance(t, Param) and t.site is None and t.name == tail.group(1)
+                                    for t in self.env.get(tail.group(1), EMPTY)):
+            url_param = tail.group(1)  # ``f"{self.base_url}/{endpoint}"``: the caller's path decides
         return frozenset({Marker("http_response", site, sql_bound=self.request_bound(node) or api_record_bound(text, site),
                                  whole=one, fixed=fixed, url_param=url_param, posted=request_method(node) == "post")})
 
@@ -1131,13 +1132,26 @@ def identifier_key(key: str) -> bool:
     return bool(ws) and ws[0] in _RECORD_ID_KEYS and (len(ws) == 1 or ws[1:] == ["list"])
 
 
+def request_url(node: cst.Call) -> cst.BaseExpression | None:
+    """The URL argument of an HTTP client's request call: ``url=``, else the first positional
+    argument, or the second when the first is the method (``client.request("GET", url)``,
+    ``requests.request(method, url)``); None when there is none."""
+    url = next((a.value for a in node.args if a.keyword is None or a.keyword.value == "url"), None)
+    if url is not None and url is node.args[0].value and (
+            string_literal(url) is not None or (isinstance(url, cst.Name) and words(url.value)[-1:] == ["method"])) \
+            and len(node.args) > 1 and node.args[1].keyword is None:
+        return node.args[1].value
+    return url
+
+
 def record_path(url: str | None) -> bool:
     """Whether a request URL (``string_value`` text, f-string holes as ``{expr}``) names one
     resource: its path ends in a placeholder for an identifier (``{base}/tasks/{task_id}``,
     ``_apis/wit/workitems/{work_item_id}``, ``/datasources/uid/{uid}``), the REST convention for
     an item of a collection (RFC 3986 path segments; e.g. the GitHub, Todoist and Azure DevOps
-    REST APIs). A query string (``?q=``), a literal last segment (``/tasks``, ``/log``) or a
-    whole-URL placeholder (``{endpoint}``) is not."""
+    REST APIs). A query string (``?q=``), a literal last segment (``/tasks``, ``/log``), a
+    whole-URL placeholder (``{endpoint}``) or one named for the entity rather than its identifier
+    (``/tags/{tag}`` may list every note with the tag) is not."""
     if not url or "?" in url:
         return False
     segments = url.rstrip("/").split("/")

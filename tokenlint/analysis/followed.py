@@ -478,6 +478,7 @@ class FollowedCalls(InterpreterState):
                 # a handle the helper returns unread (``return await client.get(url, params=params)``,
                 # a cursor that ran the caller's SQL): what it yields is capped by what was passed
                 given = arg_node(node, fn, t.url_param) if t.url_param else None
+                url: str | None = None
                 if t.url_param:  # the caller's URL names one resource (``GET /papers/{id}``) or not
                     url = self.string_value(given) if given is not None else None
                     one, fixed = url_resource(url)
@@ -490,6 +491,10 @@ class FollowedCalls(InterpreterState):
                     if bound is None and given is not None:
                         # (no page size in the parameters passed, if any: the URL's query string)
                         bound = self.pairs_bound(_query_string_pairs(self.url_parts(given)), node)
+                    if bound is None and t.whole:
+                        # (a body the caller does not pass, ``json=data``: the one resource its URL
+                        # names, capped by the remote API's field limits)
+                        bound = api_record_bound(url, t.site)
                     t = replace(t, sql_bound=bound)
                 elif t.sql_bound is not None and t.sql_bound.ids_param:
                     t = replace(t, sql_bound=self.flow_list_bound(arg_flows.get(t.sql_bound.ids_param, EMPTY), node))
