@@ -962,3 +962,87 @@ def _returns_number(fn: cst.FunctionDef) -> bool:
         ann = ann.left
     names.append(dotted_name(ann) if ann is not None else None)
     return ann is not None and all(n in _NUMBER_ANNOTATIONS for n in names) and names != ["None"]
+
+
+def returns_object_data(mod: ParsedModule, fn: cst.FunctionDef, cache: dict[int, bool], depth: int = 0) -> bool:
+    """Whether a method ``fn`` of a class of ``mod`` may give back the data its object holds:
+    some ``return`` reads an attribute of ``self`` (``self.rows``, ``self.text.splitlines()``,
+    ``self.data[key]``), through locals and what is appended to them, or calls a method of the
+    class that does. A loop's element returned from inside that loop (``for root in self.roots:
+    if ...: return root``: the first match) reads one element, not the collection; an element
+    appended to a list that is returned reads the collection. True when anything cannot be
+    judged (a method not found, nesting deeper than ``MAX_HELPER_DEPTH``). Judged once per def
+    (``cache``, by ``id``)."""
+    if id(fn) in cache:
+        return cache[id(fn)]
+    cache[id(fn)] = True  # (a method calling itself: judged as giving its data back)
+    owner = next((k.split(".")[0] for k, v in mod.functions.items() if v is fn and "." in k), None)
+    found = owner is not None and depth <= MAX_HELPER_DEPTH and not _leaks(mod, owner, fn, cache, depth)
+    cache[id(fn)] = not found
+    return not found
+
+
+def _leaks(mod: ParsedModule, owner: str, fn: cst.FunctionDef, cache: dict[int, bool], depth: int) -> bool:
+    """Whether some ``return`` of ``fn`` reads the object's data (``returns_object_data``)."""
+    values: dict[str, list[cst.BaseExpression]] = {}
+    loops: dict[str, tuple[cst.For, cst.BaseExpression]] = {}
+    returns: list[tuple[cst.Return, list[cst.For]]] = []
+
+    def visit(node: cst.CSTNode, inside: list[cst.For]) -> None:
+        if isinstance(node, (cst.FunctionDef, cst.ClassDef, cst.Lambda)) and node is not fn:
+            return
+        if isinstance(node, (cst.Assign, cst.AnnAssign, cst.AugAssign)) and node.value is not None:
+            targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target]
+            for t in targets:
+                root = t.value if isinstance(t, cst.Subscript) else t
+                for n in walk(root):
+                    if isinstance(n, cst.Name):
+                        values.setdefault(n.value, []).append(node.value)
+        elif isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and \
+                isinstance(node.func.value, cst.Name) and node.func.attr.value in ACCUMULATORS:
+            values.setdefault(node.func.value.value, []).extend(a.value for a in node.args)
+        elif isinstance(node, cst.Return) and node.value is not None:
+            returns.append((node, list(inside)))
+        if isinstance(node, cst.For):
+            for n in walk(node.target):
+                if isinstance(n, cst.Name):
+                    loops[n.value] = (node, node.iter)
+            inside = [*inside, node]
+        for child in code_children(node):
+            visit(child, inside)
+
+    visit(fn.body, [])
+    seen: set[tuple[str, tuple[int, ...]]] = set()
+
+    def reads(expr: cst.CSTNode, inside: list[cst.For]) -> bool:
+        for n in _walk_expr(expr):
+            if isinstance(n, cst.Call) and isinstance(n.func, cst.Attribute) and dotted_name(n.func.value) == "self":
+                method = mod.functions.get(f"{owner}.{n.func.attr.value}")
+                if method is None or returns_object_data(mod, method, cache, depth + 1):
+                    return True
+                if any(reads(a.value, inside) for a in n.args):
+                    return True
+            elif isinstance(n, cst.Attribute) and isinstance(n.value, cst.Name) and n.value.value == "self":
+                return True  # (``self.x``, not a method called: the object's data)
+            elif isinstance(n, cst.Name) and (n.value, tuple(map(id, inside))) not in seen:
+                seen.add((n.value, tuple(map(id, inside))))
+                loop = loops.get(n.value)
+                if loop is not None and loop[0] not in inside and reads(loop[1], inside):
+                    return True  # (an element used after its loop: accumulated)
+                if any(reads(v, inside) for v in values.get(n.value, [])):
+                    return True
+        return False
+
+    return any(reads(r.value, inside) for r, inside in returns if r.value is not None)
+
+
+def _walk_expr(expr: cst.CSTNode) -> Iterator[cst.CSTNode]:
+    """The nodes of an expression, a method call's receiver and name not walked apart from the
+    call (``self.find(p)`` is one call, not a read of ``self.find``)."""
+    stack = [expr]
+    while stack:
+        n = stack.pop()
+        yield n
+        if isinstance(n, cst.Call) and isinstance(n.func, cst.Attribute) and dotted_name(n.func.value) == "self":
+            continue  # (``reads`` judges the method and its arguments)
+        stack.extend(code_children(n))

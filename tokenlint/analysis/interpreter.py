@@ -35,7 +35,7 @@ from tokenlint.analysis.external import (ACK_FAMILY, CONTEXT_FAMILY, HEADERS_FAM
                                          made_object, part_of, field_keeper, field_of_body, fixed_record, picked_whole, json_record,
                                          listing_key, listing_of, parsed_json_body, whole_file_read, whole_record_sources)
 from tokenlint.analysis.followed import (FollowedCalls, annotation_class, find_instance_attribute_classes,
-                                         find_instance_collections)
+                                         find_instance_collections, returns_object_data)
 from tokenlint.analysis.knowledge import Knowledge
 from tokenlint.analysis.library_calls import LibraryCalls
 from tokenlint.analysis.packaged import packaged_path, written_paths
@@ -192,6 +192,8 @@ class Analyzer:
         self._writers: dict[str, dict[str, list[cst.FunctionDef]]] = {}
         self._module_globals: dict[str, frozenset[str]] = {}
         self._registries: dict[tuple[str, str], str | None] = {}
+        #: ``followed.returns_object_data`` of each method asked about, by ``id``.
+        self.object_data_methods: dict[int, bool] = {}
 
     def scalar_entries(self, module: ParsedModule, container: str) -> bool:
         """Whether every value the module stores into the run-time collection ``container`` is
@@ -436,17 +438,28 @@ class Analyzer:
         value = module.constants.get(name)
         if value is None or _may_hold_data(value):
             # (a name bound only to literals, None or a new object is not interpreted for)
-            table = self._module_data.get(module.module_name)
-            if table is None:
-                self._module_data[module.module_name] = {}  # recursion guard
-                table = self._module_data[module.module_name] = _module_data(self, module)
-            flows.append(table.get(name, EMPTY))
+            flows.append(self._module_table(module).get(name, EMPTY))
         writers = self.global_writers(module).get(name, ()) if name in self.module_globals(module) else ()
         for fn in writers:
             summary = self.helper_summary(module, fn, 1)
             if summary is not None:
                 flows.append(summary.globals_written.get(name, EMPTY))
         return frozenset(t for t in union(*flows) if isinstance(t, Src))
+
+    def _module_table(self, module: ParsedModule) -> dict[str, Flow]:
+        """``_module_data`` of ``module``, interpreted once per run."""
+        table = self._module_data.get(module.module_name)
+        if table is None:
+            self._module_data[module.module_name] = {}  # recursion guard
+            table = self._module_data[module.module_name] = _module_data(self, module)
+        return table
+
+    def module_object_data(self, module: ParsedModule, name: str) -> Flow:
+        """The data sources a module-level object of a class of the run was made of (``catalogue =
+        Catalogue(conn.execute(q).fetchall())``: every row): what its methods may give back
+        where a tool calls them (``FunctionInterpreter.call``, ``followed.returns_object_data``).
+        Nothing for an object made of configuration or of nothing read."""
+        return self._module_table(module).get(f"<object>{name}", EMPTY)
 
     def global_writers(self, module: ParsedModule) -> dict[str, list[cst.FunctionDef]]:
         """The top-level functions of ``module`` declaring each name ``global``. Once per module."""
@@ -2606,7 +2619,10 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
                 # that data back: the object's own fields are not traced
                 held = frozenset(t for t in recv if isinstance(t, Src)
                                  or (isinstance(t, Param) and t.site is None))
-                if held and call_shape(method) is not Shape.SCALAR:
+                if held and call_shape(method) is not Shape.SCALAR and \
+                        returns_object_data(helper[0], helper[1], self.a.object_data_methods):
+                    # (not a method that only finds one element: ``for root in self.roots: if
+                    # ...: return root``)
                     out = union(out, held)
             return out
 
@@ -2777,6 +2793,11 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
                 # ``bot = chatkit.Bot(...)`` read as a value (``bot.guilds``): a library object
                 # (an instance of a class of the run is read through ``_chain_class``)
                 return frozenset({Marker("object", self.a.site(self.mod, node), family=family)})
+        if _constructed(value) and node.value in self.a.top_level_names(self.mod) and \
+                self._chain_class(node) is not None:
+            # ``catalogue = Catalogue(rows)``: an object of the run's class, with the data it was
+            # made of for the methods that give it back
+            return self.a.module_object_data(self.mod, node.value)
         return self.module_data(node)
 
     def module_data(self, node: cst.Name) -> Flow:
@@ -3488,8 +3509,10 @@ def _module_data(analyzer: Analyzer, module: ParsedModule) -> dict[str, Flow]:
                                 body=cst.IndentedBlock(body=cast(Sequence[cst.BaseStatement], body)))
         interp = FunctionInterpreter(analyzer, module, shell, depth=1)
         interp.run(body)
-        out = {name: flow for name, flow in interp.env.items()
-               if "." not in name and not _object(module.constants.get(name), flow)}
+        # (a name bound to a new object keeps what it was made of under ``"<object>"`` + name:
+        # ``Analyzer.module_object_data``)
+        out = {name if not _object(module.constants.get(name), flow) else f"<object>{name}": flow
+               for name, flow in interp.env.items() if "." not in name}
     return {name: frozenset(t for t in flow if isinstance(t, Src)) for name, flow in out.items()}
 
 
