@@ -192,6 +192,8 @@ class Analyzer:
         self._writers: dict[str, dict[str, list[cst.FunctionDef]]] = {}
         self._module_globals: dict[str, frozenset[str]] = {}
         self._registries: dict[tuple[str, str], str | None] = {}
+        self._loading: set[tuple[str, str, str]] = set()
+        self._setters: dict[tuple[str, str], dict[str, list[cst.FunctionDef]]] = {}
         #: ``followed.returns_object_data`` of each method asked about, by ``id``.
         self.object_data_methods: dict[int, bool] = {}
 
@@ -507,16 +509,47 @@ class Analyzer:
 
     def instance_data(self, module: ParsedModule, class_name: str, attr: str) -> Flow:
         """The data sources the class ``class_name`` of ``module`` (or a base) stores on
-        ``self.<attr>`` in its ``__init__`` (``self.items = json.load(open(path))``): what every
-        method reading ``self.<attr>`` gets. EMPTY for an attribute ``__init__`` does not set from
-        a source, and while ``__init__`` is being summarised."""
+        ``self.<attr>`` in its ``__init__`` (``self.items = json.load(open(path))``), or in another
+        method of its own that sets it (``def load(self): self.docs = json.load(f)``, a cache
+        filled on first use): what every method reading ``self.<attr>`` gets. EMPTY for an
+        attribute no method sets from a source, and while ``__init__`` or the setting method is
+        being summarised."""
+        flows = []
         found = self.method_of(module, class_name, "__init__")
+        summary = self.helper_summary(found[0], found[1], 1) if found is not None else None
+        if summary is not None:
+            flows.append(summary.stored_attrs.get(attr, EMPTY))
+        key = (module.module_name, class_name, attr)
+        if key not in self._loading:
+            self._loading.add(key)
+            try:
+                for fn in self._attribute_setters(module, class_name).get(attr, ()):
+                    summary = self.helper_summary(module, fn, 1)
+                    if summary is not None:
+                        flows.append(summary.stored_attrs.get(attr, EMPTY))
+            finally:
+                self._loading.discard(key)
+        return frozenset(t for t in union(EMPTY, *flows) if isinstance(t, Src))
+
+    def _attribute_setters(self, module: ParsedModule, class_name: str) -> dict[str, list[cst.FunctionDef]]:
+        """``{attr: methods}``: the methods of ``class_name`` other than ``__init__`` that assign
+        ``self.<attr> = ...``. Once per class."""
+        key = (module.module_name, class_name)
+        found = self._setters.get(key)
         if found is None:
-            return EMPTY
-        summary = self.helper_summary(found[0], found[1], 1)
-        if summary is None:
-            return EMPTY
-        return frozenset(t for t in summary.stored_attrs.get(attr, EMPTY) if isinstance(t, Src))
+            found = self._setters[key] = {}
+            for qualname, fn in module.functions.items():
+                owner, _, method = qualname.partition(".")
+                if owner != class_name or not method or method == "__init__":
+                    continue
+                for node in walk_own(fn.body):
+                    if isinstance(node, (cst.Assign, cst.AnnAssign)) and node.value is not None:
+                        targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target]
+                        for t in targets:
+                            dn = dotted_name(t)
+                            if dn and dn.startswith("self.") and dn.count(".") == 1 and fn not in found.get(dn[5:], []):
+                                found.setdefault(dn[5:], []).append(fn)
+        return found
 
     def instance_attribute_family(self, module: ParsedModule, class_name: str, attr: str) -> str | None:
         """The qualified class of the object a method of ``class_name`` assigns to
@@ -1228,9 +1261,10 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
             self.dict_results_of[name] = (flow, self._dict_results[id(call)])
         else:
             self.dict_results_of.pop(name, None)
-        if self.helper and self.function_name == "__init__" and name.startswith("self."):
-            self.summary.stored = union(self.summary.stored, frozenset(
-                t for t in flow if isinstance(t, Src) or (isinstance(t, Marker) and t.whole)))
+        if self.helper and name.startswith("self.") and name.count(".") == 1:
+            if self.function_name == "__init__":
+                self.summary.stored = union(self.summary.stored, frozenset(
+                    t for t in flow if isinstance(t, Src) or (isinstance(t, Marker) and t.whole)))
             attr = name[len("self."):]
             kept = EMPTY if _object(value, flow) else flow  # (a client made of a token is no data)
             self.summary.stored_attrs[attr] = union(self.summary.stored_attrs.get(attr, EMPTY), kept)
