@@ -19,9 +19,10 @@ calls: how many there are is an echo of the caller's own actions (labelling rule
 count per entry, is small. An entry's contents are still data: the interpreter reads each entry
 of a registry as one record (``values.one_element``), whole until a field is picked.
 
-``session_registry(project, name)`` is the whole public API. It reads every module of the run
-that spells ``name``, and judges by name, so that a same-named collection elsewhere only adds
-writes to check (the judgement stays on the safe side). ``name`` is a registry when
+``session_registry(project, home, name)`` is the whole public API. It reads the modules that can
+reach the collection and spell ``name`` (``_scope``: its own, the candidates analysed with it,
+the modules it imports, and those it is handed to), and judges by name, so that a same-named
+collection there only adds writes to check (the judgement stays on the safe side). ``name`` is a registry when
 
 * every store into a collection of that name (``name[k] = v``, ``self.name[k] = v``,
   ``name.append(v)``, ``.add``, ``.insert``, ``.setdefault``) puts one entry: not in a loop or
@@ -78,12 +79,14 @@ def session_registry(project: Project, home: str, name: str) -> str | None:
     judge."""
     #: modules where a store under each name fills this collection
     homes_of: dict[str, set[str]] = {name: {home} | _importers(project, home, name)}
+    if not any(kind != "bulk" for kind, *_ in _events_in(project, home, name)):
+        return None  # (nothing stores into it, or hands it on, where it is made: no registry)
     pending: list[tuple[str, frozenset[str]]] = [(name, frozenset(homes_of[name]))]
     in_tool = False
     keyed = True
     while pending:
         current, homes = pending.pop()
-        for module_name, mod in _mentioning(project, current):
+        for module_name, mod in _mentioning(project, current, homes):
             if mod is None:
                 return None
             for event in _events(mod, current):
@@ -118,15 +121,43 @@ def session_registry(project: Project, home: str, name: str) -> str | None:
 
 def _importers(project: Project, home: str, name: str) -> frozenset[str]:
     """The run's modules that import ``name`` from module ``home`` (``from app import decks``)."""
-    return frozenset(module_name for module_name, mod in _mentioning(project, name)
+    return frozenset(module_name for module_name, mod in _mentioning(project, name, frozenset({home}))
                      if mod is not None and module_name != home and mod.imports.names.get(name) == f"{home}.{name}")
 
 
-def _mentioning(project: Project, word: str) -> Iterator[tuple[str, ParsedModule | None]]:
-    """``(module name, parsed module)`` of each module of the run whose text spells ``word``
-    (``Project.mentions``); the module None when it cannot be parsed."""
-    for module_name in list(project.module_files):
-        if project.mentions(module_name, word):
+def _events_in(project: Project, module_name: str, name: str) -> list[tuple[str, cst.FunctionDef | None, str | None, cst.CSTNode]]:
+    """``_events`` of ``name`` in the one module ``module_name`` (none when it cannot be read)."""
+    mod = project.get(module_name)
+    return list(_events(mod, name)) if mod is not None else []
+
+
+def _scope(project: Project, homes: frozenset[str]) -> list[str]:
+    """The modules that can reach what ``homes`` hold: ``homes``, the candidate modules analysed
+    with them (``Project.members``: a group closed under imports, ``run.grouping``) and the run's
+    modules ``homes`` import (a loader the server calls); every module of the run when the
+    project has no members. Code elsewhere reaches a collection only through an import or an
+    argument (followed apart), and a large run's other modules cost nothing and are no
+    dependency of the result."""
+    if not project.members:
+        return list(project.module_files)
+    out = dict.fromkeys(sorted(project.members | homes))
+    for home in sorted(homes):
+        mod = project.get(home)
+        for target in sorted(set(mod.imports.names.values())) if mod is not None else ():
+            for name in (target, target.rsplit(".", 1)[0]):
+                if name in project.module_files:
+                    out[name] = None
+    return list(out)
+
+
+def _mentioning(project: Project, word: str, homes: frozenset[str]) -> Iterator[tuple[str, ParsedModule | None]]:
+    """``(module name, parsed module)`` of each module of ``_scope(homes)`` whose text spells
+    ``word`` (``Project.mentions``) and that is one of ``homes`` or spells the last part of
+    one's name (it may import from it); the module None when it cannot be parsed."""
+    shorts = {h.rsplit(".", 1)[-1] for h in homes}
+    for module_name in _scope(project, homes):
+        if project.mentions(module_name, word) and (
+                module_name in homes or any(project.mentions(module_name, short) for short in shorts)):
             yield module_name, project.get(module_name)
 
 
@@ -210,7 +241,10 @@ def _called_once_from_tools(project: Project, mod: ParsedModule, fn: cst.Functio
     if fname.startswith("__") or fn.decorators:
         return False
     uses = 0
-    for _, other in _mentioning(project, fname):
+    related = {m for m, _ in _mentioning(project, fname, frozenset({mod.module_name}))}
+    if any(m not in related and project.mentions(m, fname) for m in _scope(project, frozenset({mod.module_name}))):
+        return False  # (a module that cannot see ``fn``'s module spells its name: not judged)
+    for _, other in _mentioning(project, fname, frozenset({mod.module_name})):
         if other is None:
             return False
         for kind, caller, _, node in _uses(other, fname):

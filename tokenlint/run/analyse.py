@@ -50,6 +50,7 @@ def analyse_group(job: GroupAnalysis, members: list[Candidate], plan: RunPlan, k
     internal: list[str] = []
     kept: list[ToolFacts] = []
     project = Project(plan.module_files, job.overrides, plan.aliases())
+    project.members = frozenset(c.module_name for c in members)
     parsed: list[tuple[ParsedModule, str]] = []
     for cand in members:
         sp = cand.source

@@ -128,6 +128,11 @@ def star_imports(mod: ParsedModule) -> list[str]:
     return out
 
 
+#: A word ``Project.mentions`` finds among a file's identifiers (``_WORDS``), not by a search.
+_IDENTIFIER = re.compile(r"\w+")
+_WORDS = re.compile(r"\w+")
+
+
 class Project:
     """All modules of a run, by dotted module name, parsed lazily.
 
@@ -146,7 +151,11 @@ class Project:
         self.parsed: dict[str, ParsedModule | None] = {}
         #: Every module name looked up (found or not): what an analysis depended on.
         self.looked_up: set[str] = set()
+        #: The candidate modules analysed together with this project (``run.grouping``: closed
+        #: under their imports); empty when not set, and then every module of the run is one.
+        self.members: frozenset[str] = frozenset()
         self._texts: dict[str, str] = {}
+        self._words: dict[str, frozenset[str]] = {}
 
     def add(self, mod: ParsedModule) -> None:
         """Register a module parsed already under its module name (``get`` then never reads it from
@@ -200,7 +209,12 @@ class Project:
             except SourceError:
                 text = ""
             self._texts[module_name] = text  # (each file read once however many names are asked)
-        return re.search(rf"\b{re.escape(word)}\b", text) is not None
+        if not _IDENTIFIER.fullmatch(word):
+            return re.search(rf"\b{re.escape(word)}\b", text) is not None
+        spelled = self._words.get(module_name)
+        if spelled is None:  # (the file's identifiers, once: a set lookup per name asked)
+            spelled = self._words[module_name] = frozenset(_WORDS.findall(text))
+        return word in spelled
 
     def resolve_class(self, qualified: str) -> tuple[ParsedModule, str] | None:
         """``(module, class name)`` of the run's class ``qualified`` names (re-exports followed,
