@@ -27,7 +27,7 @@ from tokenlint.analysis.taints import (EMPTY, WRAPPED, Bound, Flow, Marker, Meas
                                       params, scalar_of, union)
 from tokenlint.analysis.values import (ACCUMULATORS, EMPTY_FACTORIES, MAX_HELPER_DEPTH, annotated_class,
                                        annotation_class, body_of, chain_root, defs_in, empty_collection, is_stdlib,
-                                       optional_inner)
+                                       method_class, optional_inner)
 from tokenlint.source.functions import gathering_parameters, parameters
 from tokenlint.source.imports import dotted_name
 from tokenlint.source.walk import code_children, node_code, walk
@@ -976,10 +976,10 @@ def returns_object_data(mod: ParsedModule, fn: cst.FunctionDef, cache: dict[int,
     if id(fn) in cache:
         return cache[id(fn)]
     cache[id(fn)] = True  # (a method calling itself: judged as giving its data back)
-    owner = next((k.split(".")[0] for k, v in mod.functions.items() if v is fn and "." in k), None)
-    found = owner is not None and depth <= MAX_HELPER_DEPTH and not _leaks(mod, owner, fn, cache, depth)
-    cache[id(fn)] = not found
-    return not found
+    owner = method_class(mod, fn)
+    leaks = owner is None or depth > MAX_HELPER_DEPTH or _leaks(mod, owner, fn, cache, depth)
+    cache[id(fn)] = leaks
+    return leaks
 
 
 def _leaks(mod: ParsedModule, owner: str, fn: cst.FunctionDef, cache: dict[int, bool], depth: int) -> bool:

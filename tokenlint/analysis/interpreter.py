@@ -44,7 +44,7 @@ from tokenlint.analysis.state import SqlBound
 from tokenlint.analysis.taints import (EMPTY, WRAPPED, Bound, Flow, Marker, Measure, Param, Site, Src, Taint, apply_bound, markers,
                                        measure_of, params, scalar_of, union)
 from tokenlint.analysis.values import (ACCUMULATORS, BUILTINS, RUNTIME_COLLECTION, body_of, chain_root, defs_in, empty_collection,
-                                       is_stub, registry_element,
+                                       is_stub, method_class, registry_element,
                                        is_arguments_name, is_stdlib, response_like,
                                        statements_of)
 from tokenlint.source.functions import gathering_parameters, parameters
@@ -713,7 +713,7 @@ class Analyzer:
         top = fn
         while (outer := self.enclosing_function(module, top)) is not None:
             top = outer  # (a wrapper nested in a method reads ``self`` of that method's class)
-        owner = next((k.split(".")[0] for k, v in module.functions.items() if v is top and "." in k), None)
+        owner = method_class(module, top)
         # depth 1 whoever asks first: a summary is cached per function, so it must not depend on
         # how deep its first caller was (each function is summarised once: the work is bounded)
         interp = FunctionInterpreter(self, module, fn, depth=1, helper=True, class_name=owner,

@@ -17,12 +17,13 @@ A collection that only tools fill, one entry per call, holds as many entries as 
 calls: how many there are is an echo of the caller's own actions (labelling rule 6; the dev set's
 "projects the user registered in this session"), not a size the data sets. Listing its keys, or a
 count per entry, is small. An entry's contents are still data: the interpreter reads each entry
-of a registry as one record (``values.one_element``), whole until a field is picked.
+of a registry as one record (``values.registry_element``), whole until a field is picked.
 
 ``session_registry(project, home, name)`` is the whole public API. It reads the modules that can
 reach the collection and spell ``name`` (``_scope``: its own, the candidates analysed with it,
 the modules it imports, and those it is handed to), and judges by name, so that a same-named
-collection there only adds writes to check (the judgement stays on the safe side). ``name`` is a registry when
+collection there only adds writes to check (the judgement stays on the safe side). ``name`` is
+a registry when
 
 * every store into a collection of that name (``name[k] = v``, ``self.name[k] = v``,
   ``name.append(v)``, ``.add``, ``.insert``, ``.setdefault``) puts one entry: not in a loop or
@@ -165,8 +166,8 @@ def _events(mod: ParsedModule, name: str) -> Iterator[tuple[str, cst.FunctionDef
     """``(kind, function, class, node)`` for each use of a collection named ``name`` in ``mod``
     that may change it: ``"one"`` a single store outside loops, ``"bulk"`` anything that may
     store more (a store in a loop, a bulk method, a rebinding to data), ``"passed"`` the
-    collection handed to a call (``node`` the call), ``"alias"`` bound to another name. ``function`` is the innermost def (None at
-    module level), ``class`` the innermost class."""
+    collection handed to a call (``node`` the call), ``"alias"`` bound to another name.
+    ``function`` is the innermost def (None at module level), ``class`` the innermost class."""
     stack: list[tuple[cst.CSTNode, cst.FunctionDef | None, str | None, bool]] = [(mod.tree, None, None, False)]
     while stack:
         node, fn, cls, looped = stack.pop()
@@ -241,10 +242,11 @@ def _called_once_from_tools(project: Project, mod: ParsedModule, fn: cst.Functio
     if fname.startswith("__") or fn.decorators:
         return False
     uses = 0
-    related = {m for m, _ in _mentioning(project, fname, frozenset({mod.module_name}))}
-    if any(m not in related and project.mentions(m, fname) for m in _scope(project, frozenset({mod.module_name}))):
+    related = list(_mentioning(project, fname, frozenset({mod.module_name})))
+    names = {m for m, _ in related}
+    if any(m not in names and project.mentions(m, fname) for m in _scope(project, frozenset({mod.module_name}))):
         return False  # (a module that cannot see ``fn``'s module spells its name: not judged)
-    for _, other in _mentioning(project, fname, frozenset({mod.module_name})):
+    for _, other in related:
         if other is None:
             return False
         for kind, caller, _, node in _uses(other, fname):

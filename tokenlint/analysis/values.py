@@ -195,6 +195,12 @@ def one_element(site: Site) -> Flow:
     return frozenset({Marker("object", site, whole=True)})
 
 
+def method_class(module: ParsedModule, fn: cst.FunctionDef) -> str | None:
+    """The class ``fn`` is a method of (its ``Class.method`` key in ``module.functions``), or
+    None for a module-level or nested function."""
+    return next((k.split(".")[0] for k, v in module.functions.items() if v is fn and "." in k), None)
+
+
 def annotated_class(module: ParsedModule, fn: cst.FunctionDef) -> str | None:
     """The qualified CapWords class a function's return annotation names, ``Optional[...]`` and
     ``... | None`` unwrapped (``-> Collection``, ``-> Optional[redis.Redis]``), or None. A class

@@ -128,9 +128,8 @@ def star_imports(mod: ParsedModule) -> list[str]:
     return out
 
 
-#: A word ``Project.mentions`` finds among a file's identifiers (``_WORDS``), not by a search.
-_IDENTIFIER = re.compile(r"\w+")
-_WORDS = re.compile(r"\w+")
+#: An identifier-like word: ``Project.mentions`` finds one among a file's words, not by a search.
+_WORD = re.compile(r"\w+")
 
 
 class Project:
@@ -209,11 +208,11 @@ class Project:
             except SourceError:
                 text = ""
             self._texts[module_name] = text  # (each file read once however many names are asked)
-        if not _IDENTIFIER.fullmatch(word):
+        if not _WORD.fullmatch(word):
             return re.search(rf"\b{re.escape(word)}\b", text) is not None
         spelled = self._words.get(module_name)
         if spelled is None:  # (the file's identifiers, once: a set lookup per name asked)
-            spelled = self._words[module_name] = frozenset(_WORDS.findall(text))
+            spelled = self._words[module_name] = frozenset(_WORD.findall(text))
         return word in spelled
 
     def resolve_class(self, qualified: str) -> tuple[ParsedModule, str] | None:
