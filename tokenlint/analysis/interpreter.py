@@ -458,10 +458,18 @@ class Analyzer:
 
     def module_object_data(self, module: ParsedModule, name: str) -> Flow:
         """The data sources a module-level object of a class of the run was made of (``catalogue =
-        Catalogue(conn.execute(q).fetchall())``: every row): what its methods may give back
-        where a tool calls them (``FunctionInterpreter.call``, ``followed.returns_object_data``).
-        Nothing for an object made of configuration or of nothing read."""
-        return self._module_table(module).get(f"<object>{name}", EMPTY)
+        Catalogue(conn.execute(q).fetchall())``: every row), at import or in a top-level function
+        declaring ``global name`` (``global store; store = Store(rows)`` in a start-up function):
+        what its methods may give back where a tool calls them (``FunctionInterpreter.call``,
+        ``followed.returns_object_data``). Nothing for an object made of configuration or of
+        nothing read."""
+        key = f"<object>{name}"
+        flows = [self._module_table(module).get(key, EMPTY)]
+        for fn in self.global_writers(module).get(name, ()) if name in self.module_globals(module) else ():
+            summary = self.helper_summary(module, fn, 1)
+            if summary is not None:
+                flows.append(summary.globals_written.get(key, EMPTY))
+        return frozenset(t for t in union(*flows) if isinstance(t, Src))
 
     def global_writers(self, module: ParsedModule) -> dict[str, list[cst.FunctionDef]]:
         """The top-level functions of ``module`` declaring each name ``global``. Once per module."""
@@ -514,21 +522,34 @@ class Analyzer:
         filled on first use): what every method reading ``self.<attr>`` gets. EMPTY for an
         attribute no method sets from a source, and while ``__init__`` or the setting method is
         being summarised."""
+        return self._stored_data(module, class_name, attr, attr)
+
+    def instance_object_data(self, module: ParsedModule, class_name: str, attr: str) -> Flow:
+        """The data sources the object a method of ``class_name`` stores on ``self.<attr>`` was
+        made of (``self.store = Store(conn.execute(q).fetchall())``: every row): what its methods
+        may give back where a method of the class calls them (``self.store.everything()``), as
+        ``module_object_data`` for a module-level object. EMPTY for an object made of
+        configuration or of nothing read."""
+        return self._stored_data(module, class_name, attr, f"<object>{attr}")
+
+    def _stored_data(self, module: ParsedModule, class_name: str, attr: str, key: str) -> Flow:
+        """The ``Src`` taints of ``Summary.stored_attrs[key]`` over ``__init__`` and the other
+        methods of ``class_name`` setting ``self.<attr>`` (``instance_data``)."""
         flows = []
         found = self.method_of(module, class_name, "__init__")
         summary = self.helper_summary(found[0], found[1], 1) if found is not None else None
         if summary is not None:
-            flows.append(summary.stored_attrs.get(attr, EMPTY))
-        key = (module.module_name, class_name, attr)
-        if key not in self._loading:
-            self._loading.add(key)
+            flows.append(summary.stored_attrs.get(key, EMPTY))
+        loading = (module.module_name, class_name, key)
+        if loading not in self._loading:
+            self._loading.add(loading)
             try:
                 for fn in self._attribute_setters(module, class_name).get(attr, ()):
                     summary = self.helper_summary(module, fn, 1)
                     if summary is not None:
-                        flows.append(summary.stored_attrs.get(attr, EMPTY))
+                        flows.append(summary.stored_attrs.get(key, EMPTY))
             finally:
-                self._loading.discard(key)
+                self._loading.discard(loading)
         return frozenset(t for t in union(EMPTY, *flows) if isinstance(t, Src))
 
     def _attribute_setters(self, module: ParsedModule, class_name: str) -> dict[str, list[cst.FunctionDef]]:
@@ -1268,11 +1289,22 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
             attr = name[len("self."):]
             kept = EMPTY if _object(value, flow) else flow  # (a client made of a token is no data)
             self.summary.stored_attrs[attr] = union(self.summary.stored_attrs.get(attr, EMPTY), kept)
+            if _constructed(value):
+                # ``self.store = Store(rows)``: what the object was made of, for its methods that
+                # give it back (``Analyzer.instance_object_data``)
+                key = f"<object>{attr}"
+                self.summary.stored_attrs[key] = union(self.summary.stored_attrs.get(key, EMPTY), flow)
         if "." not in name and self.helper and name in self.a.module_globals(self.mod) and \
                 name in self.a.declared_globals(self.fn) and \
                 self.mod.functions.get(self.function_name) is self.fn and not _object(value, flow):
             # (a top-level function's ``global`` name: ``Analyzer.global_writers``)
             self.summary.globals_written[name] = union(self.summary.globals_written.get(name, EMPTY), flow)
+        elif "." not in name and self.helper and _constructed(value) and name in self.a.module_globals(self.mod) and \
+                name in self.a.declared_globals(self.fn) and self.mod.functions.get(self.function_name) is self.fn:
+            # ``global store; store = Store(rows)`` in a start-up function: what the object was
+            # made of, for its methods that give it back (``Analyzer.module_object_data``)
+            key = f"<object>{name}"
+            self.summary.globals_written[key] = union(self.summary.globals_written.get(key, EMPTY), flow)
         value = call  # (the value, its ``await`` taken off)
         callee = self.mod.imports.qualify(value.func) if isinstance(value, cst.Call) else None
         if callee is None and isinstance(value, cst.Call):  # ``Path(p).expanduser()``: by its root
@@ -1971,6 +2003,18 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         return frozenset(out)
 
     def attribute(self, node: cst.Attribute) -> Flow:
+        """The flow of ``obj.attr`` (``_attribute``), and for ``self.<attr>`` holding an object
+        made from data (``self.store = Store(rows)``) what it was made of, for its methods that
+        give it back (``Analyzer.instance_object_data``)."""
+        flow = self._attribute(node)
+        if self.class_name and isinstance(node.value, cst.Name) and node.value.value == "self" and \
+                not (self.helper and self.function_name == "__init__"):
+            held = self.a.instance_object_data(self.mod, self.class_name, node.attr.value)
+            if held:
+                flow = union(flow, held)
+        return flow
+
+    def _attribute(self, node: cst.Attribute) -> Flow:
         """The flow of ``obj.attr``: a local bound to the whole dotted name; an instance collection
         of ``self`` (TL108); process output (``.stdout``/``.stderr``/``.output``: TL104, or a stream
         for ``Popen``); an HTTP body (``.text``/``.content``/``.body``/``.data`` of a response:
