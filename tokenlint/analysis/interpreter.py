@@ -1418,7 +1418,9 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         elif node.orelse is not None:
             falls = self.block(statements_of(node.orelse))
         else:
-            falls = True
+            # (``if max_results is not None: refs = refs[:max_results]`` with ``max_results=50``:
+            # the body runs unless the model unsets the limit, a limit it can raise: TL107)
+            falls = not (envs and self._set_unless_unset(node))
         if falls:
             envs.append(self.env)
         self._clamp_statement(node)
@@ -1428,6 +1430,42 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
             return False
         self.env = _join(envs, base)
         return True
+
+    def _set_unless_unset(self, node: cst.If) -> bool:
+        """Whether ``node`` (no ``else``) tests that a limit parameter of the tool is set
+        (``if max_results is not None:``, ``if limit:``) whose default sets it (``max_results: int |
+        None = 50``), and its body cuts with it and no clamp of its own (``refs =
+        refs[:max_results]``). The body then runs on every call but one where the model unsets
+        the limit to get everything: a default that is bounded and a caller who can raise it with
+        no enforced maximum, which the body's own bound reports (TL107, MEDIUM) as labelling rule 2
+        of the dev set reads the design. A limit with a clamp (``Field(le=100)``), a test of
+        several names and a helper's parameter (its callers decide) are left to the join."""
+        names = _set_tested(node.test)
+        if self.helper or len(names) != 1:
+            return False
+        name = next(iter(names))
+        param = self.param_defaults.get(name)
+        if param is None or param.default_none or not param.has_default or param.clamp is not None or \
+                name in self.filled_params:
+            return False
+        default = next((p.default for p in parameters(self.fn) if p.name.value == name), None)
+        if isinstance(default, cst.Call):  # ``Field(50, description=...)``
+            default = keyword_arg(default, "default") or (default.args[0].value if default.args and
+                                                           default.args[0].keyword is None else None)
+        if isinstance(node.test, cst.Name):
+            number = self.const_int(default) if default is not None else None
+            if number is None or number <= 0:
+                return False  # (``if include_body:`` with ``False``: the body runs only when asked)
+        elif default is None or _falsy_default(default):
+            return False
+        cuts = False
+        for n in walk(node.body):
+            if isinstance(n, cst.Call) and dotted_name(n.func) in ("min", "max"):
+                return False  # (a clamp in the body: left to the join)
+            if isinstance(n, cst.Subscript) and any(
+                    isinstance(x, cst.Name) and x.value == name for e in n.slice for x in walk(e.slice)):
+                cuts = True
+        return cuts
 
     def _fill_default_if(self, node: cst.If) -> None:
         """``if limit is None: limit = DEFAULT_LIMIT`` (also ``if not limit:``, ``if limit is
