@@ -217,7 +217,10 @@ class ExternalCalls(InterpreterState):
         # ``client.limit(20)``): the cap travels with the object to the call that fetches
         carried = [m.sql_bound for m in markers(recv, "object") if m.sql_bound is not None]
         if method in _LIMIT_METHODS and node.args:
-            cap = self.bound_from(node.args[-1].value, node)
+            # (``.paging(0, k)``: the last of its positional arguments; ``pull.top(name, limit,
+            # time=t)`` with a keyword: the limit-like one)
+            cap = self.bound_from(node.args[-1].value, node) if all(a.keyword is None for a in node.args) \
+                else self._argument_bound(node)
             if cap is not None:
                 return frozenset({Marker("object", site, family=family, sql_bound=cap)})
         if carried and not (shape is Shape.COLLECTION and words(name)[:1] and words(name)[0] in COLLECTION_VERBS):

@@ -43,7 +43,7 @@ from tokenlint.analysis.shapes import CONFIG_WORDS, Shape, call_shape, configura
 from tokenlint.analysis.state import SqlBound
 from tokenlint.analysis.taints import (EMPTY, WRAPPED, Bound, Flow, Marker, Measure, Param, Site, Src, Taint, apply_bound, markers,
                                        measure_of, params, scalar_of, union)
-from tokenlint.analysis.values import (ACCUMULATORS, BUILTINS, RUNTIME_COLLECTION, body_of, chain_root, defs_in, empty_collection,
+from tokenlint.analysis.values import (ACCUMULATORS, BUILTINS, RUNTIME_COLLECTION, VALUE_METHODS, body_of, chain_root, defs_in, empty_collection,
                                        is_stub, method_class, registry_element,
                                        is_arguments_name, is_stdlib, response_like,
                                        statements_of)
@@ -2025,6 +2025,15 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
                 # search_result.results`` of ``SearchResult.from_api_response(rows)``, that data)
                 extra.append(Src("TL108", site, f"iterating `{dotted_name(iterated) or '…'}` {SIZE_UNKNOWN}",
                                  m.sql_bound))
+            elif m.kind == "object" and m.family and m.family != CONTEXT_FAMILY and not is_stdlib(m.family) and \
+                    not m.posted and isinstance(iterated, cst.Call) and \
+                    _called_method(iterated) not in (None, *VALUE_METHODS) and \
+                    self.a.project.resolve_class(m.family) is None:
+                # ``for subm in client.subreddit.new(name, limit)``: what a method of a library
+                # object gives back, iterated, is a collection of it (a handle by the method's
+                # name, ``new``/``top``, or not), as many items as the service sends
+                extra.append(Src("TL108", site, f"iterating what `{dotted_name(iterated.func) or '…'}()` "
+                                 f"returns {SIZE_UNKNOWN}", m.sql_bound or self._argument_bound(iterated)))
         kept = frozenset(replace(t, items=True) if isinstance(t, Param) and t.site is None and t.part
                          and not t.payload else t for t in it if not isinstance(t, Marker))
         return union(kept, frozenset(extra))
@@ -3604,6 +3613,16 @@ def _object(value: cst.BaseExpression | None, flow: Flow) -> bool:
     (``self.corpus = corpus or get_corpus()``: an object marker), whose data its own methods and
     fields give where they are read."""
     return _constructed(value) or any(isinstance(t, Marker) and t.kind == "object" for t in flow)
+
+
+def _called_method(node: cst.Call) -> str | None:
+    """The name of the method of an object ``node`` calls (``new`` of ``client.feed.new(b)``);
+    None for a class or a function called by its name (``Reader(f)``, ``walk(root)``) and a
+    CapWords attribute (``mod.Reader(f)``). (A ``str``/``list``/``dict`` method of a value,
+    ``body.get("records", [])``, is the caller's to exclude: ``values.VALUE_METHODS``.)"""
+    if not isinstance(node.func, cst.Attribute) or node.func.attr.value[:1].isupper():
+        return None
+    return node.func.attr.value
 
 
 def _main_guard(stmt: cst.CSTNode) -> bool:
