@@ -1295,16 +1295,13 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
                 key = f"<object>{attr}"
                 self.summary.stored_attrs[key] = union(self.summary.stored_attrs.get(key, EMPTY), flow)
         if "." not in name and self.helper and name in self.a.module_globals(self.mod) and \
-                name in self.a.declared_globals(self.fn) and \
-                self.mod.functions.get(self.function_name) is self.fn and not _object(value, flow):
-            # (a top-level function's ``global`` name: ``Analyzer.global_writers``)
-            self.summary.globals_written[name] = union(self.summary.globals_written.get(name, EMPTY), flow)
-        elif "." not in name and self.helper and _constructed(value) and name in self.a.module_globals(self.mod) and \
                 name in self.a.declared_globals(self.fn) and self.mod.functions.get(self.function_name) is self.fn:
-            # ``global store; store = Store(rows)`` in a start-up function: what the object was
-            # made of, for its methods that give it back (``Analyzer.module_object_data``)
-            key = f"<object>{name}"
-            self.summary.globals_written[key] = union(self.summary.globals_written.get(key, EMPTY), flow)
+            # (a top-level function's ``global`` name: ``Analyzer.global_writers``; an object it
+            # makes, ``global store; store = Store(rows)``, keeps what it was made of under
+            # ``"<object>"`` + name for its methods that give it back: ``Analyzer.module_object_data``)
+            written = name if not _object(value, flow) else f"<object>{name}" if _constructed(value) else None
+            if written is not None:
+                self.summary.globals_written[written] = union(self.summary.globals_written.get(written, EMPTY), flow)
         value = call  # (the value, its ``await`` taken off)
         callee = self.mod.imports.qualify(value.func) if isinstance(value, cst.Call) else None
         if callee is None and isinstance(value, cst.Call):  # ``Path(p).expanduser()``: by its root
