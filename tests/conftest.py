@@ -32,7 +32,12 @@ os.environ.setdefault("HYPOTHESIS_STORAGE_DIRECTORY", str(USER_CACHE / "hypothes
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Mark e2e tests found by file or fixture (``e2e`` in the file name, ``E2E_FILES``,
-    ``E2E_FIXTURES``), and skip every e2e test when ``TOKENLINT_SKIP_E2E`` is set."""
+    ``E2E_FIXTURES``), and skip every e2e test when ``TOKENLINT_SKIP_E2E`` is set.
+
+    Under pytest-xdist (``-n auto``, ``--dist loadgroup`` from pyproject.toml) each item gets an
+    ``xdist_group`` (``_xdist_group``), so that a worker computes a module's or a session's
+    shared results (the fixtures' check, the SDK driver runs) once and no other worker repeats
+    them."""
     skip = pytest.mark.skip(reason="TOKENLINT_SKIP_E2E is set") if os.environ.get("TOKENLINT_SKIP_E2E") else None
     for item in items:
         name = item.path.name
@@ -40,6 +45,22 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(pytest.mark.e2e)
         if skip is not None and item.get_closest_marker("e2e") is not None:
             item.add_marker(skip)
+        if item.get_closest_marker("xdist_group") is None:
+            item.add_marker(pytest.mark.xdist_group(_xdist_group(item)))
+
+
+def _xdist_group(item: pytest.Item) -> str:
+    """The pytest-xdist group of a test: the e2e tests of one test package together (they share
+    the session's driver runs over the SDK venvs: ``tests/runtime/conftest.py``,
+    ``tests/fix/conftest.py``), any other test with the tests of its module (module-scoped
+    fixtures such as ``test_fixtures.fixture_run``)."""
+    try:
+        relative = item.path.resolve().relative_to(REPO / "tests")
+    except ValueError:  # (a test outside tests/, named on the command line)
+        return item.path.as_posix()
+    if item.get_closest_marker("e2e") is not None and len(relative.parts) > 1:
+        return f"e2e:{relative.parts[0]}"
+    return relative.as_posix()
 
 
 @pytest.fixture(scope="session", autouse=True)
