@@ -226,6 +226,11 @@ class ExternalCalls(InterpreterState):
         if carried and not (shape is Shape.COLLECTION and words(name)[:1] and words(name)[0] in COLLECTION_VERBS):
             # (``.return_fields("id", "score")`` configures the builder; ``.search()`` fetches)
             return frozenset({Marker("object", site, family=family, sql_bound=max(carried, key=Bound.rank))})
+        if shape is Shape.RECORD and method is not None and library_write(name):
+            # ``issue = repo.create_issue(title=title, body=body)``: the entity the write made,
+            # its text fields (``issue.body``) the caller's own
+            self.summary.untraced.append(callee)
+            return frozenset({Marker("object", site, fixed=True, family=ACK_FAMILY)})
         if shape is Shape.RECORD:
             self.summary.untraced.append(callee)
             if name[:1].isupper():  # a constructor keeps what it is given: Model(items=rows)
@@ -1105,11 +1110,27 @@ def helper_writes(node: cst.Call) -> bool:
     """Whether the function a call names is named for a write whose result is an acknowledgement
     (``_ACK_VERBS``, by its first word: ``unlink``, ``delete_record``, ``update_task``), and not
     for a text or a collection it makes (``update_and_list_tasks``, ``set_filters``)."""
-    name = _callee_name(node)
+    return _writes_one(_callee_name(node), _ACK_VERBS)
+
+
+def _writes_one(name: str, verbs: frozenset[str], nouns: int = 0) -> bool:
+    """Whether ``name``'s first word is one of ``verbs`` and at least ``nouns`` words follow it,
+    none of them a text noun or a plural (``update_task``, not ``update_and_list_tasks``)."""
     ws = words(name)
-    if not ws or ws[0] not in _ACK_VERBS:
+    if len(ws) < 1 + nouns or ws[0] not in verbs:
         return False
     return not any(w in TEXT_NOUNS or is_plural(w) for w in ws[1:]) and "list" not in ws and "all" not in ws
+
+
+def library_write(name: str) -> bool:
+    """Whether a method of a library object named ``name`` writes one entity and gives that
+    entity back (``repo.create_issue(title=t, body=b)``, ``issue.add_comment(text)``,
+    ``board.update_card(...)``): its first word is ``create`` or an acknowledging verb
+    (``_ACK_VERBS``), followed by one singular noun that is no text (``create_report`` makes a
+    text, ``add_members`` several things). The entity's fields echo what the caller sent
+    (labelling rule 6, "created entities echoed back"); a bare ``create`` (``completions.create``)
+    names no entity and is not one."""
+    return _writes_one(name, _ACK_VERBS | {"create"}, nouns=1)
 
 
 #: Last words of a URL placeholder that names one resource (``{task_id}``, ``{uid}``, ``{slug}``),
