@@ -267,6 +267,19 @@ def gathered_note(text: str | None) -> str:
     return f" {GATHERED_ROWS}" if text is not None and SQL_GATHERING_AGGREGATE.search(text) else ""
 
 
+#: A statement that switches the session's database or schema (``USE shop``, ``USE {database}``
+#: with the name a hole of an f-string): MySQL, ClickHouse, Snowflake and SQL Server return no
+#: rows for it, only a status.
+SQL_SESSION_STATEMENT = re.compile(r"^\s*USE\s+[\w.\"`\[\]{}-]+\s*;?\s*$", re.I)
+
+
+def no_rows_statement(text: str) -> bool:
+    """Whether SQL text ``text`` is a statement that returns no rows, only a counter or a
+    status: a write or DDL statement (``SQL_WRITE_STATEMENT``) or a switch of the session's
+    database (``SQL_SESSION_STATEMENT``)."""
+    return bool(SQL_WRITE_STATEMENT.match(text) or SQL_SESSION_STATEMENT.match(text))
+
+
 def looks_like_sql(text: str) -> bool:
     """Whether ``text`` reads as a query: it contains a ``SELECT``, ``PRAGMA``, ``SHOW``,
     ``DESCRIBE``, ``EXPLAIN`` or ``WITH`` word or a Cypher ``MATCH ... RETURN`` (``SQL_SELECT``,

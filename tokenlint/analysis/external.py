@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Callable, Iterable, cast
 import libcst as cst
 
 from tokenlint.analysis import catalogue as cat
+from tokenlint.analysis import graphql
 from tokenlint.analysis.constants import (SAME_TEXT_METHODS, class_constant, literal_table, module_constant,
                                           string_literal)
 from tokenlint.analysis.shapes import (COLLECTION_VERBS, MASS_NOUNS, REDUCTIONS, TEXT_NOUNS, WRITE_VERBS, Shape, call_shape, is_plural,
@@ -497,8 +498,14 @@ class ExternalCalls(InterpreterState):
             later_text = self.string_value(later)
             if later_text is not None and cat.looks_like_sql(later_text):
                 sql_node, text = later, later_text
+        if text is not None and graphql.is_document(text):
+            # ``client.execute_graphql("query { me { name } }")``: its selection decides
+            bound = self.sql_bound(sql_node, EMPTY, site)
+            if bound == "aggregate":
+                return EMPTY
+            return frozenset({Src("TL101", site, f".{name}() of GraphQL `{' '.join(text.split())[:40]}`", bound)})
         if text is not None:
-            if cat.SQL_WRITE_STATEMENT.match(text):
+            if cat.no_rows_statement(text):
                 return EMPTY  # ``client.command("INSERT INTO ...")``: a counter
             if not cat.looks_like_sql(text):
                 return None
@@ -515,6 +522,11 @@ class ExternalCalls(InterpreterState):
             # (``client.query(query, num_results)``, ``db.run(query, limit=limit)``: the rows the
             # call is told to return at most)
             bound = self._argument_bound(node)
+            held = {p.name for p in ps if p.site is None and p.name.lower() in QUERY_KEYWORDS}
+            if bound is None and self.helper and len(held) == 1:
+                # ``def run(query): return client.query(query)`` in a helper: the text each caller
+                # passes decides (``LIMIT 10``, ``COUNT(*)``, ``USE db``: ``FollowedCalls``)
+                bound = Bound(site, sql_param=held.pop())
             src = Src("TL101", site, f".{name}() of a caller-supplied query")
             return frozenset({src.with_bound(bound) if bound is not None else src})
         return None

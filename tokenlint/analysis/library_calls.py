@@ -14,6 +14,7 @@ from dataclasses import replace
 import libcst as cst
 
 from tokenlint.analysis import catalogue as cat
+from tokenlint.analysis import graphql
 from tokenlint.analysis.constants import keyword_arg, string_literal
 from tokenlint.analysis.external import (EXCEPTION_FAMILY, ID_RECORDS_FAMILY, ID_WORDS, QUERY_KEYWORDS, body_of_json,
                                          http_body_bound)
@@ -311,7 +312,9 @@ class LibraryCalls(InterpreterState):
     def sql_bound(self, sql_node: cst.BaseExpression | None, argflow: Flow, site: Site) -> SqlBound:
         """The bound a query's text puts on its rows: ``LIMIT 50`` fixed, ``LIMIT ?`` bound to a
         limit-like parameter, ``"aggregate"`` for a lone ``COUNT(*)`` or a write statement (a
-        number, no rows), None when unbounded."""
+        number, no rows), None when unbounded. A GraphQL document is judged by its selection
+        (``graphql.document_rows``): one record or a mutation is ``"aggregate"``, a paged list
+        capped by its paging argument (``first: 20``; ``-1`` for a variable)."""
         text = self.string_value(sql_node) if sql_node is not None else None
         if text is None:
             if isinstance(sql_node, cst.Call) and isinstance(sql_node.func, cst.Attribute) and \
@@ -326,7 +329,13 @@ class LibraryCalls(InterpreterState):
                 if len(held) == 1:
                     return Bound(site, sql_param=held.pop())
             return None
-        if cat.SQL_AGGREGATE_ONLY.search(text) or cat.SQL_WRITE_STATEMENT.match(text) or \
+        if graphql.is_document(text):
+            # a GraphQL document the helper sends: its selection says how much comes back
+            rows = graphql.document_rows(text)
+            if rows == graphql.RECORD or rows == graphql.WRITE:
+                return "aggregate"  # (one record per root field; a mutation's written record)
+            return None if rows is None else Bound(site, fixed=rows)
+        if cat.SQL_AGGREGATE_ONLY.search(text) or cat.no_rows_statement(text) or \
                 (cat.looks_like_sql(text) and cat.SQL_WRITE.match(text)):
             return "aggregate"  # (a write's counter: no rows either)
         outer = cat.outer_statement(text)

@@ -18,6 +18,12 @@ class UnboundedQueryResult(SourceRule):
     as a `LIMIT` would. A list of every key read does not, nor does a query whose `OR`, join or
     union lets more rows in.
 
+    A helper that sends the text it is given (`def run(sql): return client.query(sql)`) returns
+    what each caller's text selects. A GraphQL document says it by its selection (GraphQL spec
+    §6.4.1, "Response shape"): a root field naming one object (`me`, `dataset(urn: $urn)`) is one
+    record and a `mutation` gives back what it wrote; a list field is capped by its paging
+    argument (`first: 20`, `count: $n`) and is every item without one (`query { datasets { urn } }`).
+
     ## Why is this bad?
     A table grows after the tool is written. Claude Code warns when a tool result passes 10,000
     tokens and refuses it above 25,000 (`MAX_MCP_OUTPUT_TOKENS`); below that cap the rows still
