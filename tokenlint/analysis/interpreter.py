@@ -980,6 +980,9 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         #: Locals last bound from a call's result, and the keys/values of local dicts (for
         #: ``api.list_items(**params)`` with ``params = {"maxResults": n}``).
         self.assigned_from_call: set[str] = set()
+        #: Locals last bound from an attribute (``kvstore = service.kvstore``): iterated, what
+        #: an object of unreadable code holds (``iteration``).
+        self.assigned_from_attribute: set[str] = set()
         #: Locals holding a method of an object, by the method's name (``fetch =
         #: client.list_papers``, ``method = getattr(client, "list_papers")``): calling one calls
         #: that method (``ExternalCalls.external_call``).
@@ -1319,6 +1322,10 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
             self.assigned_from_call.add(name)  # a value of the standard library is no client
         else:
             self.assigned_from_call.discard(name)
+        if isinstance(value, cst.Attribute):
+            self.assigned_from_attribute.add(name)
+        else:
+            self.assigned_from_attribute.discard(name)
         counted = self._count_of(value, value) if isinstance(value, (cst.Subscript, cst.Call)) else None
         if counted is not None:
             self.sliced[name] = counted
@@ -2014,12 +2021,15 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
                 # ``for frame in event["frames"]``: every item of a record's payload, as many
                 # as the service sends
                 extra.append(Src(m.rule, site, f"iterating the items of a record {SIZE_UNKNOWN}", m.sql_bound))
-            elif m.kind == "object" and m.family != CONTEXT_FAMILY and isinstance(iterated, cst.Attribute) and \
+            elif m.kind == "object" and m.family != CONTEXT_FAMILY and (
+                    isinstance(iterated, cst.Attribute) or
+                    (isinstance(iterated, cst.Name) and iterated.value in self.assigned_from_attribute)) and \
                     not (traced and m.family and self.a.project.resolve_class(m.family) is not None):
-                # ``for guild in client.guilds``, ``for i, p in enumerate(doc.paragraphs)``: an
-                # attribute of an object tokenlint cannot read, iterated, is a collection it holds
-                # (of an object of the run's own class made of data traced here, ``for page in
-                # search_result.results`` of ``SearchResult.from_api_response(rows)``, that data)
+                # ``for guild in client.guilds``, ``for i, p in enumerate(doc.paragraphs)``,
+                # ``kvstore = service.kvstore; for c in kvstore``: an attribute of an object
+                # tokenlint cannot read, iterated, is a collection it holds (of an object of the
+                # run's own class made of data traced here, ``for page in search_result.results``
+                # of ``SearchResult.from_api_response(rows)``, that data)
                 extra.append(Src("TL108", site, f"iterating `{dotted_name(iterated) or '…'}` {SIZE_UNKNOWN}",
                                  m.sql_bound))
             elif m.kind == "object" and m.family and m.family != CONTEXT_FAMILY and not is_stdlib(m.family) and \
