@@ -280,6 +280,19 @@ def no_rows_statement(text: str) -> bool:
     return bool(SQL_WRITE_STATEMENT.match(text) or SQL_SESSION_STATEMENT.match(text))
 
 
+#: The end of a command line that asks a program for its usage text: ``--help``, a last ``help``
+#: word (``helm help``), or a last f-string hole named for the flag (``f"{tool} {command}
+#: {help_flag}"``). The text is the one the program ships, the same whatever the user's data
+#: (labelling rule 6, "CLI ``--help`` text"). ``-h`` is left out: ``df -h``, ``ls -lh`` print
+#: sizes for humans.
+HELP_COMMAND = re.compile(r"(?:^|\s)(?:--help|help|\{[^{}]*help[^{}]*\})\s*$", re.I)
+
+
+def help_command(text: str) -> bool:
+    """Whether the command line ``text`` asks a program for its usage text (``HELP_COMMAND``)."""
+    return bool(HELP_COMMAND.search(text))
+
+
 def looks_like_sql(text: str) -> bool:
     """Whether ``text`` reads as a query: it contains a ``SELECT``, ``PRAGMA``, ``SHOW``,
     ``DESCRIBE``, ``EXPLAIN`` or ``WITH`` word or a Cypher ``MATCH ... RETURN`` (``SQL_SELECT``,

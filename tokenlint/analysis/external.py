@@ -726,7 +726,7 @@ class ExternalCalls(InterpreterState):
         best: Bound | None = None
         for text in texts:
             b = self.sql_bound(text, self.expr(text), self.a.site(self.mod, node))
-            if isinstance(b, Bound) and not b.sql_param and (best is None or b.rank() > best.rank()):
+            if isinstance(b, Bound) and not b.sql_param and not b.command_param and (best is None or b.rank() > best.rank()):
                 best = b  # (a write statement's counter is left to the request: ``http_ack``)
         return best
 

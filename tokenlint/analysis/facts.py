@@ -253,7 +253,7 @@ def _classify(src: Src, checked: dict, ret_site: Site) -> DataFlow:
             return DataFlow(src, kind, check.site, None, None, ret_site)
         # (a guard far above any budget, ``len(content) > 5_000_000``, then a cut that holds
         # whatever the model passes, ``sections[:200]``: the cut decides)
-    if b is None or ((b.sql_param or b.ids_param) and not b.enforced and not b.param):
+    if b is None or ((b.sql_param or b.ids_param or b.command_param) and not b.enforced and not b.param):
         return DataFlow(src, FlowKind.UNBOUNDED, None, None, None, ret_site)
     if b.upstream and b.fixed is None and b.clamp is None:
         # one page of a remote API's own size: a count cap whose value tokenlint cannot see

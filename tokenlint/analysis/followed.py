@@ -456,6 +456,19 @@ class FollowedCalls(InterpreterState):
                     out.add(replace(t, bound=replace(t.bound, response_param=placeholders[0].name)))
                 else:
                     out.add(replace(t, bound=None))
+            elif isinstance(t, Src) and t.bound is not None and t.bound.command_param:
+                # the helper ran the command line it was given: a program's usage text is its own
+                # (``catalogue.help_command``), any other command's output as large as it is
+                arg = arg_node(node, fn, given_parameter(node, fn, t.bound.command_param))
+                text = self.string_value(arg) if arg is not None else None
+                if text is not None and cat.help_command(text):
+                    continue
+                placeholders = [p for p in arg_flows.get(t.bound.command_param, EMPTY)
+                                if isinstance(p, Param) and p.site is None]
+                rest = replace(t.bound, command_param=placeholders[0].name
+                               if len(placeholders) == 1 and self.helper else None)
+                # (what else capped it, ``out[:100_000]``, still does)
+                out.add(replace(t, bound=rest if rest.command_param or rest.enforced or rest.param else None))
             elif isinstance(t, Src) and t.bound is not None and t.bound.sql_param:
                 # the helper ran the SQL it was given: the bound is the one of the text passed
                 arg = arg_node(node, fn, given_parameter(node, fn, t.bound.sql_param))

@@ -2008,7 +2008,7 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
             elif m.kind == "file":
                 extra.append(Src("TL102", site, "iterating every line of a file"))
             elif m.kind == "process":
-                extra.append(Src("TL104", site, "iterating process output"))
+                extra.append(Src("TL104", site, "iterating process output", m.sql_bound))
             elif json_record(m):
                 # ``for e in body["query"]``: the items of a JSON body
                 extra.append(listing_of(m))
@@ -2125,7 +2125,7 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
                 if procs[0].capture is False and attr != "output":
                     # Popen().stdout: a stream, read later (``.read()``, iteration)
                     return frozenset({Marker("process", procs[0].site)})
-                return frozenset({Src("TL104", self.a.site(self.mod, node), f"process .{attr}")})
+                return frozenset({Src("TL104", self.a.site(self.mod, node), f"process .{attr}", procs[0].sql_bound)})
         if attr in ("text", "content", "body", "data") and markers(base, "http_ack") and \
                 not markers(base, "http_response"):
             # what a write sent back: an acknowledgement, its fields the caller's echo
@@ -2149,9 +2149,37 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
                              for t in scalar_of(base))
         # a record's open-ended payload (``mr.description``, ``page.content``) is as large as the
         # record, as ``mr["description"]``; another field is one part of it
-        keep = field_keeper(attr, base)
+        keep = self._field_keeper(attr, base)
         held = frozenset(keep(t) for t in base if not isinstance(t, Marker) or t.kind == "object")
         return self._object_listing(held, base, attr, dn, node)
+
+    def _field_keeper(self, key: str, flow: Flow) -> Callable[[Taint], Taint]:
+        """``external.field_keeper``, except that an object of a record class of the run
+        (``_record_class``: a dataclass, ``TypedDict``, ``NamedTuple``, pydantic model) passes a
+        field as a part of it (``part_of``), whatever the key: its fields hold what it was made
+        of, traced where it was made (``CommandResult(output=text)``: that text), not a record of
+        unknown contents. (An object of another class of the run, ``ci.project.mergerequests.
+        get(iid)`` through a client wrapper, may be what a library fetched.)"""
+        keep = field_keeper(key, flow)
+        own = frozenset(t for t in flow if isinstance(t, Marker) and t.kind == "object" and t.family
+                        and self._record_class(t.family))
+        if not own:
+            return keep
+        return lambda t: part_of(t) if t in own else keep(t)
+
+    def _record_class(self, family: str) -> bool:
+        """Whether ``family`` names a record class of the run: decorated ``@dataclass`` (or
+        ``attrs``' ``@define``), or derived from ``TypedDict``, ``NamedTuple`` or pydantic's
+        ``BaseModel``."""
+        hit = self.a.project.resolve_class(family)
+        if hit is None:
+            return False
+        cls = hit[0].classes[hit[1]]
+        marks = [dotted_name(d.decorator.func if isinstance(d.decorator, cst.Call) else d.decorator) or ""
+                 for d in cls.decorators]
+        bases = [dotted_name(b.value) or "" for b in cls.bases]
+        return any(m.split(".")[-1] in ("dataclass", "define", "frozen") for m in marks) or \
+            any(b.split(".")[-1] in ("TypedDict", "NamedTuple", "BaseModel") for b in bases)
 
     def _object_listing(self, held: Flow, base: Flow, key: str, owner: str | None,
                         node: cst.Attribute | cst.Subscript) -> Flow:
@@ -2240,7 +2268,7 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
             columns = next((t.columns for t in base if isinstance(t, Marker) and t.kind == "object" and t.columns), ())
             if isinstance(key, cst.Integer) and columns and int(key.value) < len(columns):
                 # ``row[2]`` of one row whose ``SELECT`` names its columns: the column ``body``
-                keep = field_keeper(columns[int(key.value)], base)
+                keep = self._field_keeper(columns[int(key.value)], base)
                 return frozenset(keep(t) for t in base if not isinstance(t, Marker) or t.kind == "object")
             if isinstance(key, cst.Integer) and isinstance(node.value, cst.Name) and \
                     node.value.value in self.built_records:
@@ -2270,7 +2298,7 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
             # an element or field keeps its source: rows iterate into ``r``, and ``r[0]`` is data;
             # an element of a table of clients is a client; a record's payload field
             # (``resp["Item"]``, ``page["content"]``) is as large as the record
-            keep = field_keeper(lit, base) if lit is not None else part_of
+            keep = self._field_keeper(lit, base) if lit is not None else part_of
             body = field_of_body(lit, self.a.site(self.mod, node)) if lit is not None else (lambda t: t)
             held = frozenset(body(keep(t)) for t in base if not isinstance(t, Marker) or t.kind == "object")
             if lit is not None:  # ``info["holders"]``, as ``ticker.holders``
@@ -2562,10 +2590,12 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
                 # shipped with the code, its authors' text (labelling rule 6)
                 return EMPTY
             capture = True
+            command: Bound | None = None
             if kind == "process":
                 # run() returns text in .stdout; Popen/create_subprocess_* give streams
                 capture = qn == "subprocess.run"
-            return frozenset({Marker(kind, site, capture=capture)})
+                command = self._command_bound(node, site)
+            return frozenset({Marker(kind, site, capture=capture, sql_bound=command)})
 
         if dn in ("list", "tuple", "sorted", "set") and qn is None and node.args:
             inner = self._args_flow(node)
@@ -2602,7 +2632,7 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
             # ``body.get("plan", {})``: one nested record of a JSON body (``field_of_body``);
             # ``body.get("search", [])``, ``.get("data")``: the listing it wraps
             pick = field_of_body(key, site)
-            keep = field_keeper(key, recv)
+            keep = self._field_keeper(key, recv)
             default = union(*(self.expr(a.value) for a in node.args[1:]))
             return union(frozenset(pick(keep(t) if _record_like(t) else t) for t in recv), default)
         if key is not None and isinstance(func, cst.Attribute) and any(json_record(t) for t in recv):
@@ -2613,7 +2643,7 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
             # ``ticker.get("last")`` on a record read whole, or on a helper's parameter: one field,
             # as ``ticker["last"]``; its payload (``resp.get("Item")``) as large as the record (a
             # client's ``get(key)`` is not this: its marker is no record)
-            keep = field_keeper(key, recv)
+            keep = self._field_keeper(key, recv)
             default = union(*(self.expr(a.value) for a in node.args[1:]))
             return union(frozenset(keep(t) if _record_like(t) else t for t in recv), default)
         if key is None and method == "get" and isinstance(func, cst.Attribute) and _dict_default(node) and \
@@ -2953,6 +2983,16 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
                      f"module-level `{node.value}`")
 
 
+
+    def _command_bound(self, node: cst.Call, site: Site) -> Bound | None:
+        """In a helper, the bound naming the parameter that holds the command line a process
+        call runs (``create_subprocess_exec(*shlex.split(command))``, ``subprocess.run(cmd,
+        shell=True)``; ``Bound.command_param``), for each caller's command to decide; else None."""
+        if not self.helper or not node.args:
+            return None
+        first = node.args[0].value
+        held = {p.name for p in params(self.expr(first)) if p.site is None}
+        return Bound(site, command_param=held.pop()) if len(held) == 1 else None
 
     def _args_flow(self, node: cst.Call) -> Flow:
         return union(*(self.expr(a.value) for a in node.args))

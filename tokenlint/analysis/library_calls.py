@@ -112,7 +112,7 @@ class LibraryCalls(InterpreterState):
                 src = Src(code, site, ".read()", http_body_bound(recv))
                 return frozenset({src.with_bound(bound) if bound else src})
         if method == "communicate":
-            return frozenset({Src("TL104", site, ".communicate()")})
+            return frozenset({Src("TL104", site, ".communicate()", command_bound(recv))})
         if method in ("json",) and not args:
             if self.helper and not markers(recv) and (
                     held := sorted(t.name for t in recv if isinstance(t, Param) and t.site is None)):
@@ -381,6 +381,13 @@ class LibraryCalls(InterpreterState):
             return self.env[node.value]
         return self.expr(node) if isinstance(node, cst.FormattedString) else EMPTY
 
+
+
+def command_bound(recv: Flow) -> Bound | None:
+    """The command bound (``Bound.command_param``) of the process in ``recv``, if any: what its
+    output is, each caller's command line decides."""
+    return next((m.sql_bound for m in markers(recv, "process") if m.sql_bound is not None
+                 and m.sql_bound.command_param), None)
 
 #: What lets a query return more rows than the keys it selects by: another condition ``OR``-ed
 #: in, a join, a union (``_in_list_bound``).

@@ -56,6 +56,11 @@ class Bound:
     #: request, the parameter(s) holding the dict it sends, comma-separated when the helper sends
     #: whichever it is given (``json_body=`` or ``data=``: ``FollowedCalls.given_parameter``).
     sql_param: str | None = None
+    #: In a helper that runs the command line it was given (``def run(command):
+    #: subprocess.run(shlex.split(command), capture_output=True)``): the parameter holding it, so
+    #: each caller's command decides (a usage text, ``kubectl get --help``, is the program's own:
+    #: ``catalogue.help_command``). Alone it is no bound, as ``sql_param``.
+    command_param: str | None = None
     #: The remote API pages the result itself: the call passes a page cursor it was given
     #: (``external.cursor_bound``), so one response is one page of the API's own size, unseen
     #: here (labelling rule 8: an upstream cap counts as a fixed count).
@@ -126,6 +131,9 @@ class Src:
         (``Bound.rank``): applying a cap never weakens one."""
         if self.bound is not None and self.bound.rank() >= bound.rank():
             return self
+        if self.bound is not None and self.bound.command_param and not bound.command_param:
+            # (the output of a caller's command, cut: still that command's, for it to decide)
+            bound = replace(bound, command_param=self.bound.command_param)
         return replace(self, bound=bound)
 
 

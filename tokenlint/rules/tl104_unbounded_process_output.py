@@ -11,6 +11,11 @@ class UnboundedProcessOutput(SourceRule):
     Finds process output returned whole: `subprocess.run(..., capture_output=True).stdout`,
     `check_output()`, `communicate()`, reading a process's `stdout`.
 
+    A helper that runs the command line it is given (`def run(command): ...`) returns what each
+    caller's command prints. A program's usage text (`kubectl get --help`, `helm help`, a last
+    f-string hole named for the flag: `f"{tool} {command} {help_flag}"`) is the text the program
+    ships, the same whatever the data: not reported.
+
     ## Why is this bad?
     `git log`, `kubectl logs` or a test run print as much as the repository or cluster holds;
     the tool's response is as large as that output.
