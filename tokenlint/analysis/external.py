@@ -522,11 +522,11 @@ class ExternalCalls(InterpreterState):
             # (``client.query(query, num_results)``, ``db.run(query, limit=limit)``: the rows the
             # call is told to return at most)
             bound = self._argument_bound(node)
-            held = {p.name for p in ps if p.site is None and p.name.lower() in QUERY_KEYWORDS}
-            if bound is None and self.helper and len(held) == 1:
+            if bound is None and isinstance(given := self.sql_bound(sql_node, EMPTY, site), Bound):
                 # ``def run(query): return client.query(query)`` in a helper: the text each caller
-                # passes decides (``LIMIT 10``, ``COUNT(*)``, ``USE db``: ``FollowedCalls``)
-                bound = Bound(site, sql_param=held.pop())
+                # passes decides (``LIMIT 10``, ``COUNT(*)``, ``USE db``: ``FollowedCalls``), as
+                # for a DB-API cursor (``LibraryCalls.sql_bound``)
+                bound = given
             src = Src("TL101", site, f".{name}() of a caller-supplied query")
             return frozenset({src.with_bound(bound) if bound is not None else src})
         return None

@@ -382,12 +382,12 @@ class LibraryCalls(InterpreterState):
         return self.expr(node) if isinstance(node, cst.FormattedString) else EMPTY
 
 
-
 def command_bound(recv: Flow) -> Bound | None:
     """The command bound (``Bound.command_param``) of the process in ``recv``, if any: what its
     output is, each caller's command line decides."""
     return next((m.sql_bound for m in markers(recv, "process") if m.sql_bound is not None
                  and m.sql_bound.command_param), None)
+
 
 #: What lets a query return more rows than the keys it selects by: another condition ``OR``-ed
 #: in, a join, a union (``_in_list_bound``).
