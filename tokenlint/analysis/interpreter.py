@@ -47,7 +47,7 @@ from tokenlint.analysis.values import (ACCUMULATORS, BUILTINS, RUNTIME_COLLECTIO
                                        is_stub, method_class, registry_element,
                                        is_arguments_name, is_stdlib, response_like,
                                        statements_of)
-from tokenlint.source.functions import gathering_parameters, parameters
+from tokenlint.source.functions import gathering_parameters, injected_provider, parameters
 from tokenlint.source.imports import dotted_name
 from tokenlint.source.walk import SCOPES, code_children, node_code, walk, walk_own
 
@@ -1057,6 +1057,13 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
                 clamp = clamp if clamp is not None else le_in_annotation(ann, self)
             if _falsy_default(default):
                 self.disabled_params.add(name)
+            injected = _injected_family(self.mod, p, ann)
+            if injected is not None:
+                # ``client: MattermostClient = Depends(get_client)``: an object the framework
+                # hands the tool (FastAPI-style dependency injection, fastmcp 3), never a value
+                # the model supplies; its calls are followed like any object's
+                self.env[name] = frozenset({Marker("object", self.a.site(self.mod, p), family=injected)})
+                continue
             if is_context_param(name, ann):
                 # the SDK's request context: an object (its lifespan state holds clients), not a
                 # value the model supplies
@@ -3090,6 +3097,20 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
 
 
 # -- module helpers ------------------------------------------------------------------------------
+
+
+def _injected_family(mod: ParsedModule, param: cst.Param, ann: cst.BaseExpression | None) -> str | None:
+    """The class of a parameter the framework fills in by dependency injection
+    (``source.functions.injected_provider``): the class its annotation names, else the
+    provider's qualified name ("injected" when it has none); None for any other parameter."""
+    provider = injected_provider(param)
+    if provider is None:
+        return None
+    family = annotation_class(mod, ann) if ann is not None else None
+    if family is None and isinstance(provider, (cst.Name, cst.Attribute)):
+        family = mod.imports.qualify(provider) or (
+            f"{mod.module_name}.{provider.value}" if isinstance(provider, cst.Name) else None)
+    return family or "injected"
 
 
 def _falsy_default(default: cst.BaseExpression | None) -> bool:

@@ -3,7 +3,10 @@
 Forms recognised (``x`` any expression denoting a server object, see ``servers.py``):
 ``@x.tool``, ``@x.tool()``, ``@x.tool("name")``, ``@x.tool(name="name")``, ``x.add_tool(fn,
 name=...)``, ``x.add_tool(Tool.from_function(fn, name=...))``, ``x.tool(fn)``, and the call form
-``x.tool(name=...)(fn)`` where ``fn`` may be a bound method (``self.search``, ``repo.search``).
+``x.tool(name=...)(fn)`` where ``fn`` may be a bound method (``self.search``, ``repo.search``);
+home-made decorators and decorator factories that make one of those registrations with what
+they decorate (found where they are applied, in their module or another); fastmcp 3's
+standalone ``@tool`` (``fastmcp.tools.tool``), whatever server adds the function.
 """
 
 from __future__ import annotations
@@ -82,7 +85,12 @@ def find_fastmcp_tools(mod: ParsedModule, project: Project, servers: ServerRegis
                 expr = dec.decorator
                 call = expr if isinstance(expr, cst.Call) else None
                 target = call.func if call is not None else expr
-                if isinstance(target, cst.Attribute) and target.attr.value == "tool":
+                server: tuple[str, str] | None
+                if mod.imports.qualify(target) in STANDALONE_TOOL_DECORATORS:
+                    # fastmcp 3's ``@tool`` marks the function as a tool of whatever server adds
+                    # it (``mcp.add_tool(fn)``, a ``FileSystemProvider`` scanning its directory)
+                    server = (STANDALONE_SERVER, "fastmcp")
+                elif isinstance(target, cst.Attribute) and target.attr.value == "tool":
                     server = servers.server_of(mod, target.value, project, cls) or \
                         _passed_server(mod, project, servers, values, node, target.value)
                     maker = _outside_maker(mod, project, target.value) if server is None else None
@@ -98,6 +106,13 @@ def find_fastmcp_tools(mod: ParsedModule, project: Project, servers: ServerRegis
                                            "is not a server object tokenlint can trace"))
                 else:
                     server = _forwarded_server(mod, project, servers, target)
+                    if server is None:
+                        made = _imported_decorator(mod, project, servers, values, node, expr, cls)
+                        if made is not None:
+                            server, made_name = made
+                            tools.append(_make(mod, servers, node, server, made_name or node.name.value, cls, dec))
+                            registered.add((id(node), tools[-1].name))
+                            break
                 if server is None:
                     continue
                 name = _tool_name_args(call, mod) or node.name.value
@@ -129,6 +144,16 @@ def find_fastmcp_tools(mod: ParsedModule, project: Project, servers: ServerRegis
     return tools
 
 
+#: The standalone tool decorator of fastmcp 3 (``from fastmcp.tools import tool``): "Standalone
+#: decorator to mark a function as an MCP tool. Returns the original function with metadata
+#: attached. Register with a server using mcp.add_tool()" (``fastmcp.tools.function_tool.tool``);
+#: a ``FileSystemProvider`` registers every function so marked in the files it scans.
+STANDALONE_TOOL_DECORATORS = frozenset({"fastmcp.tools.tool", "fastmcp.tools.function_tool.tool"})
+
+#: The server id of tools marked by a standalone decorator (their server is whichever adds them).
+STANDALONE_SERVER = "fastmcp.tools.tool()"
+
+
 #: Server constructors that make one tool per operation of an API at run time (fastmcp).
 _GENERATORS = {"from_openapi": "one per operation of an OpenAPI spec",
                "from_fastapi": "one per route of a FastAPI app"}
@@ -146,19 +171,37 @@ def _passed_server(mod: ParsedModule, project: Project, servers: ServerRegistry,
     if len(scope) != 1 or receiver.value not in _param_names(scope[0]):
         return None
     calls = values.call_envs(mod, scope[0])
-    for env in calls:
-        given = env.get(receiver.value)
-        if given is not None:
-            for leaf in [given, *values.expand(given)]:
-                found = servers.server_of(leaf.mod, cast(cst.BaseExpression, leaf.node), project, leaf.cls) \
-                    if isinstance(leaf.node, (cst.Name, cst.Attribute)) else None
-                if found is not None:
-                    return found
+    found = _handed_server(project, servers, values, calls, receiver.value)
+    if found is not None:
+        return found
     if not calls and not _AGENTISH.search(receiver.value):
         # no call of the function can be read (``importlib.import_module(name).register(app)``):
         # ``@app.tool()`` on its parameter registers a tool all the same (outside agent
         # frameworks, only MCP servers have a ``tool`` decorator method)
         return f"{mod.module_name}.{receiver.value}", UNRESOLVED_FRAMEWORK
+    return None
+
+
+def _handed_server(project: Project, servers: ServerRegistry, values: Values, calls, param: str,
+                   depth: int = 0) -> tuple[str, str] | None:
+    """The server some call of ``calls`` (argument environments of a function's calls) passes as
+    ``param``; a parameter of the module-level function making that call is followed to that
+    function's own calls in turn (``register_tools(mcp)`` passing its ``mcp`` on to
+    ``register_device_tools(mcp)``), up to three functions deep. None when none is found."""
+    for env in calls:
+        given = env.get(param)
+        if given is None:
+            continue
+        for leaf in [given, *values.expand(given)]:
+            node = leaf.node
+            found = servers.server_of(leaf.mod, cast(cst.BaseExpression, node), project, leaf.cls) \
+                if isinstance(node, (cst.Name, cst.Attribute)) else None
+            if (found is None or found[1] == UNRESOLVED_FRAMEWORK) and depth < 3 and isinstance(node, cst.Name) \
+                    and len(leaf.scope) == 1 and node.value in _param_names(leaf.scope[0]):
+                found = _handed_server(project, servers, values, values.call_envs(leaf.mod, leaf.scope[0]),
+                                       node.value, depth + 1) or found
+            if found is not None:
+                return found
     return None
 
 
@@ -217,6 +260,104 @@ def _forwarded_server(mod: ParsedModule, project: Project, servers: ServerRegist
         return None
     found = servers.server_of(fmod, ret.func.value, project)
     return found or (f"{fmod.module_name}.{fdef.name.value}()", UNRESOLVED_FRAMEWORK)
+
+
+def _imported_decorator(
+    mod: ParsedModule, project: Project, servers: ServerRegistry, values: Values, fn: cst.FunctionDef,
+    expr: cst.BaseExpression, cls: str | None,
+) -> tuple[tuple[str, str], str | None] | None:
+    """``(server, name)`` when ``expr``, a decorator of ``fn``, is a home-made decorator of
+    another module of the run that registers what it decorates: ``@register`` where ``def
+    register(fn): mcp.add_tool(Tool.from_function(fn)); return fn``, or ``@netbox_tool(mcp,
+    config, tags=...)`` where the factory returns such a decorator and registers on the server
+    it is handed (bound here, where the decorator is applied, and followed like a registration
+    function's parameter). ``name`` is the registration's ``name=`` through the factory's
+    arguments, else the decorator call's own ``name=``, else None (the function's name). A
+    decorator of ``fn``'s own module is read from its registration (``_decorated_by``)."""
+    call = expr if isinstance(expr, cst.Call) else None
+    target = call.func if call is not None else expr
+    if not isinstance(target, (cst.Name, cst.Attribute)):
+        return None
+    qn = mod.imports.qualify(target)
+    hit = project.find_function(qn) if qn else None
+    if hit is None or hit[0] is mod:
+        return None
+    fmod, fdef = hit
+    decorator = _returned_decorator(fdef) if call is not None else fdef
+    if decorator is None:
+        return None
+    found = _decorator_registration(decorator)
+    if found is None:
+        return None
+    reg, receiver, name_call = found
+    env = arguments_env(Val(mod, call, context_of(mod, call)[0], cls), [p.name.value for p in fdef.params.params]) \
+        if call is not None else {}
+    server = None
+    given = env.get(receiver.value) if isinstance(receiver, cst.Name) and decorator is not fdef else None
+    if given is not None:
+        for leaf in [given, *values.expand(given)]:
+            if isinstance(leaf.node, (cst.Name, cst.Attribute)):
+                server = servers.server_of(leaf.mod, leaf.node, project, leaf.cls)
+                if (server is None or server[1] == UNRESOLVED_FRAMEWORK) and leaf.mod is mod:
+                    # a parameter of the registration function: the server its callers hand it
+                    server = _passed_server(mod, project, servers, values, fn, leaf.node) or server
+            if server is not None:
+                break
+    else:
+        server = servers.server_of(fmod, receiver, project)
+    if server is None:
+        return None
+    scope = context_of(fmod, reg)[0]
+    name = _registration_name(values, fmod, name_call, scope, None, env, skip_first=name_call is reg)
+    if name is None and call is not None:
+        name = next((_literal_name(a.value, mod) for a in call.args
+                     if a.keyword is not None and a.keyword.value == "name"), None)
+    return server, name
+
+
+def _returned_decorator(factory: cst.FunctionDef) -> cst.FunctionDef | None:
+    """The ``def`` nested in ``factory`` that ``factory`` returns by name (``def
+    decorator(fn): ...; return decorator``); None when there is none."""
+    returned = {n.value.value for n in walk(factory.body)
+                if isinstance(n, cst.Return) and isinstance(n.value, cst.Name)}
+    for node in walk(factory.body):
+        if isinstance(node, cst.FunctionDef) and node.name.value in returned:
+            return node
+    return None
+
+
+def _decorator_registration(
+    decorator: cst.FunctionDef,
+) -> tuple[cst.Call, cst.BaseExpression, cst.Call] | None:
+    """``(registration call, receiver, call holding the name)`` for the server registration in
+    ``decorator`` of the function it decorates (its first parameter), handed over directly or
+    through locals made of it (``tool = Tool.from_function(fn, **kwargs)``, ``tool =
+    Tool.from_tool(tool, ...)``): ``x.add_tool(tool)``, ``x.tool(fn, ...)``, ``x.tool(...)(fn)``.
+    None when ``decorator`` registers nothing it is given."""
+    params = decorator.params.params
+    if not params:
+        return None
+    made = {params[0].name.value}
+    assigns = [n for n in walk(decorator.body) if isinstance(n, cst.Assign) and isinstance(n.value, cst.Call)
+               and len(n.targets) == 1 and isinstance(n.targets[0].target, cst.Name)]
+    for _ in range(3):
+        for a in assigns:
+            value = cast(cst.Call, a.value)
+            if any(isinstance(arg.value, cst.Name) and arg.value.value in made for arg in value.args
+                   if arg.keyword is None and not arg.star):
+                made.add(cast(cst.Name, a.targets[0].target).value)
+    for node in walk(decorator.body):
+        if not isinstance(node, cst.Call) or not node.args or node.args[0].keyword is not None:
+            continue
+        first = node.args[0].value
+        if not (isinstance(first, cst.Name) and first.value in made):
+            continue
+        func = node.func
+        if isinstance(func, cst.Attribute) and func.attr.value in ("add_tool", "tool"):
+            return node, func.value, node
+        if isinstance(func, cst.Call) and isinstance(func.func, cst.Attribute) and func.func.attr.value == "tool":
+            return node, func.func.value, func
+    return None
 
 
 def _is_docstring(stmt: cst.CSTNode) -> bool:
@@ -296,9 +437,31 @@ def _call_registration(
         calls = values.call_envs(mod, scope[0]) if len(scope) == 1 else []
         if calls:
             register(values.loop_envs(chain, mod, call, calls))
-    if not out and unresolved is not None:
+    if not out and unresolved is not None and not _applied_elsewhere(mod, project, scope, call):
         unresolved.append((mod, call, f"the function registered by `{_code(mod, call)}` could not be resolved"))
     return out
+
+
+def _applied_elsewhere(mod: ParsedModule, project: Project, scope, call: cst.Call) -> bool:
+    """Whether ``call`` registers what the home-made decorator ``scope[-1]`` decorates (a
+    module-level decorator, or one its enclosing factory returns) and another module of the run
+    names that decorator or factory and is checked for tools (it passes the byte prefilter): its
+    tools are found where it is applied (``_imported_decorator``), so the registration is no
+    unresolved one. A decorator applied only in modules that are never read for tools stays an
+    unresolved registration (never a silent zero tools)."""
+    if not scope:
+        return False
+    found = _decorator_registration(scope[-1])
+    if found is None or found[0] is not call:
+        return False
+    if len(scope) == 1:
+        name = scope[0].name.value
+    elif len(scope) == 2 and _returned_decorator(scope[0]) is scope[1]:
+        name = scope[0].name.value
+    else:
+        return False
+    return any(other != mod.module_name and project.mentions(other, name) and project.may_define_tools(other)
+               for other in project.module_files)
 
 
 def _registry_write(

@@ -42,7 +42,7 @@ from tokenlint.fix.cst_helpers import free_name, is_inside, rebound_names, uses_
 from tokenlint.fix.edits import NOT_LOW_REASON, FilePlan, FunctionEdit, NodeKey, ToolOutcome, Wrap
 from tokenlint.fix.result_resource import plan_result_resources
 from tokenlint.model import Risk
-from tokenlint.source.functions import parameters
+from tokenlint.source.functions import injected_provider, parameters
 from tokenlint.source.imports import dotted_name
 from tokenlint.source.project import ParsedModule
 from tokenlint.source.walk import code_children, node_code, walk  # skip whitespace; ~10x faster than .children
@@ -169,6 +169,8 @@ def _signature_tool(plan: FilePlan, mod: ParsedModule, facts: ToolFacts, max_tok
         if is_context_annotation(annotation) or (not annotation and name in ("ctx", "context")):
             session = f"session_id_from_context({name})"
             continue
+        if injected_provider(p) is not None:
+            continue  # (``client = Depends(get_client)``: the framework's, not the model's argument)
         arg_names.append(name)
     edit = FunctionEdit(add_cursor=True)
     plan.imports.add("Cursor")

@@ -29,3 +29,19 @@ def gathering_parameters(fn: cst.FunctionDef | cst.Lambda | cst.Parameters) -> t
     star = ps.star_arg
     return (star.name.value if isinstance(star, cst.Param) else None,
             ps.star_kwarg.name.value if ps.star_kwarg is not None else None)
+
+
+def injected_provider(param: cst.Param) -> cst.BaseExpression | None:
+    """The provider of a parameter the framework fills in by dependency injection, its default a
+    ``Depends(provider)`` call (FastAPI's idiom; ``fastmcp.dependencies.Depends`` in fastmcp 3,
+    whose tools leave such parameters out of their input schema): ``provider`` as written, or the
+    ``Depends`` call itself when it names none. None for any other parameter (a value the
+    model supplies)."""
+    default = param.default
+    if not isinstance(default, cst.Call):
+        return None
+    func = default.func
+    name = func.attr.value if isinstance(func, cst.Attribute) else func.value if isinstance(func, cst.Name) else None
+    if name != "Depends":
+        return None
+    return default.args[0].value if default.args else default

@@ -19,6 +19,7 @@ from tokenlint.source.imports import ImportTable, dotted_name, module_name_for
 from tokenlint.source.parsing import parse_source
 from tokenlint.source.positions import Positions
 from tokenlint.source.decoding import SourceError, read_source
+from tokenlint.source.files import may_define_tools
 from tokenlint.source.bindings import module_bindings
 from tokenlint.source.walk import walk_with_class
 
@@ -192,11 +193,32 @@ class Project:
         it). The name is added to ``looked_up`` whatever the answer, so that a cached result that
         asked stays valid only while the file is unchanged; False for no such module or a file
         that cannot be read."""
+        text = self._text(module_name)
+        if text is None:
+            return False
+        if not _WORD.fullmatch(word):
+            return re.search(rf"\b{re.escape(word)}\b", text) is not None
+        spelled = self._words.get(module_name)
+        if spelled is None:  # (the file's identifiers, once: a set lookup per name asked)
+            spelled = self._words[module_name] = frozenset(_WORD.findall(text))
+        return word in spelled
+
+    def may_define_tools(self, module_name: str) -> bool:
+        """Whether the run's file of ``module_name`` passes the byte prefilter
+        (``source.files.may_define_tools``), so that its tools are looked for when it is
+        checked; False for no such module or a file that cannot be read. Recorded in
+        ``looked_up`` like ``mentions``."""
+        text = self._text(module_name)
+        return text is not None and may_define_tools(text.encode("utf-8", errors="replace"))
+
+    def _text(self, module_name: str) -> str | None:
+        """The text of the run's file of ``module_name`` ("" when it cannot be read), each file
+        read once; None for no module of the run. Adds the name to ``looked_up``."""
         self.looked_up.add(module_name)
         mod = self.parsed.get(module_name)
         entry = self.module_files.get(module_name)
         if mod is None and entry is None:
-            return False
+            return None
         text = self._texts.get(module_name)
         if text is None:
             try:
@@ -208,12 +230,7 @@ class Project:
             except SourceError:
                 text = ""
             self._texts[module_name] = text  # (each file read once however many names are asked)
-        if not _WORD.fullmatch(word):
-            return re.search(rf"\b{re.escape(word)}\b", text) is not None
-        spelled = self._words.get(module_name)
-        if spelled is None:  # (the file's identifiers, once: a set lookup per name asked)
-            spelled = self._words[module_name] = frozenset(_WORD.findall(text))
-        return word in spelled
+        return text
 
     def resolve_class(self, qualified: str) -> tuple[ParsedModule, str] | None:
         """``(module, class name)`` of the run's class ``qualified`` names (re-exports followed,
