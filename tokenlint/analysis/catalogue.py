@@ -293,6 +293,42 @@ def help_command(text: str) -> bool:
     return bool(HELP_COMMAND.search(text))
 
 
+#: Subcommands of command-line clients (``kubectl``, ``helm``, ``docker``, ``argo rollouts``,
+#: ``flux``) that change the named objects and print one acknowledgement line per object
+#: (``deployment.apps/web restarted``, ``pod "x" deleted``): output as long as the caller's own
+#: list of objects (labelling rule 6, created entities echoed back). Commands that print what
+#: they did at length (``drain``: every evicted pod; ``sync``: a resource table; ``install``:
+#: the chart's notes) are left out.
+ACK_SUBCOMMANDS = frozenset({
+    "delete", "annotate", "label", "scale", "abort", "restart", "promote", "retry", "patch",
+    "cordon", "uncordon", "taint", "suspend", "resume", "pause", "unpause", "stop", "kill",
+    "rm", "rmi", "tag", "create", "undo", "rollback", "apply", "expose", "autoscale", "reconcile",
+})
+
+#: Subcommands that read: the output is the data (``get``, ``logs``, ``describe``, ...).
+READ_SUBCOMMANDS = frozenset({
+    "get", "list", "ls", "describe", "logs", "log", "top", "show", "status", "history", "diff",
+    "explain", "events", "ps", "inspect", "search", "export", "dump", "cat", "tail", "watch",
+    "template", "values", "manifest", "version", "info", "exec", "run", "tree", "view", "api-resources",
+})
+
+
+def acknowledging_command(argv: list[str | None]) -> bool:
+    """Whether a command line (its words, None for one not known before the run) changes
+    named objects and prints an acknowledgement (``ACK_SUBCOMMANDS``): the first subcommand
+    word after the program that is a known verb is a changing one, every word before it is
+    known, and no ``-o``/``--output`` asks to print the changed object."""
+    for word in argv[1:]:
+        if word is None:
+            return False
+        if word in READ_SUBCOMMANDS:
+            return False
+        if word in ACK_SUBCOMMANDS:
+            return not any(w is not None and (w in ("-o", "--output") or w.startswith(("-o=", "--output=")))
+                           for w in argv)
+    return False
+
+
 def looks_like_sql(text: str) -> bool:
     """Whether ``text`` reads as a query: it contains a ``SELECT``, ``PRAGMA``, ``SHOW``,
     ``DESCRIBE``, ``EXPLAIN`` or ``WITH`` word or a Cypher ``MATCH ... RETURN`` (``SQL_SELECT``,

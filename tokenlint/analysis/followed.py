@@ -463,6 +463,9 @@ class FollowedCalls(InterpreterState):
                 text = self.string_value(arg) if arg is not None else None
                 if text is not None and cat.help_command(text):
                     continue
+                lines = self.command_lines(arg) if arg is not None else []
+                if lines and all(cat.acknowledging_command([None, *line]) for line in lines):
+                    continue  # (``run_kubectl(["patch", kind, name, ...])``: one line per object)
                 placeholders = [p for p in arg_flows.get(t.bound.command_param, EMPTY)
                                 if isinstance(p, Param) and p.site is None]
                 rest = replace(t.bound, command_param=placeholders[0].name

@@ -1682,6 +1682,8 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
                 if _index_guard(comp.left, target.comparator, indexed, self.const_int) or \
                         _index_guard(target.comparator, comp.left, indexed, self.const_int):
                     continue
+                if _last_page_guard(comp.left, target.operator, target.comparator, guarded):
+                    continue
                 if not self._one_element_length(comp.left):
                     self._size_check(comp, left, right, target.comparator)
                 if not self._one_element_length(target.comparator):
@@ -2602,6 +2604,10 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
                 # run() returns text in .stdout; Popen/create_subprocess_* give streams
                 capture = qn == "subprocess.run"
                 command = self._command_bound(node, site)
+                lines = self._command_lines(node) if command is None else []
+                if lines and all(cat.acknowledging_command(line) for line in lines):
+                    # ``["kubectl", "argo", "rollouts", "abort", name]``: one line per object named
+                    return EMPTY
             return frozenset({Marker(kind, site, capture=capture, sql_bound=command)})
 
         if dn in ("list", "tuple", "sorted", "set") and qn is None and node.args:
@@ -2999,7 +3005,57 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
             return None
         first = node.args[0].value
         held = {p.name for p in params(self.expr(first)) if p.site is None}
+        if len(held) > 1:
+            # ``cmd = ["kubectl"] + context_args(context) + args`` (or ``[..., *args]``): the one
+            # parameter spliced in whole is the command's words; the others fill in options
+            held &= self._spliced_names(first)
         return Bound(site, command_param=held.pop()) if len(held) == 1 else None
+
+    def _spliced_names(self, node: cst.BaseExpression) -> set[str]:
+        """The names a list expression splices in whole: operands of a ``+`` chain and
+        ``*name`` elements of a list literal, through a local of this function bound to such an
+        expression (``cmd = [...] + args``)."""
+        if isinstance(node, cst.Name):
+            bound = next((a.value for a in walk(self.fn.body) if isinstance(a, cst.Assign) and len(a.targets) == 1
+                          and isinstance(a.targets[0].target, cst.Name) and a.targets[0].target.value == node.value),
+                         None)
+            return self._spliced_names(bound) if bound is not None else set()
+        if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Add):
+            out = set()
+            for side in (node.left, node.right):
+                out |= {side.value} if isinstance(side, cst.Name) else self._spliced_names(side)
+            return out
+        if isinstance(node, cst.List):
+            return {e.value.value for e in node.elements if isinstance(e, cst.StarredElement)
+                    and isinstance(e.value, cst.Name)}
+        return set()
+
+    def _command_lines(self, node: cst.Call) -> list[list[str | None]]:
+        """The command lines a process call may run (``command_lines`` of its first argument),
+        or the separate arguments of ``create_subprocess_exec("kubectl", "delete", ...)``."""
+        if not node.args:
+            return []
+        lines = self.command_lines(node.args[0].value)
+        if not lines and len(node.args) > 1 and all(a.keyword is None and not a.star for a in node.args):
+            return [[string_literal(a.value) for a in node.args]]
+        return lines
+
+    def command_lines(self, first: cst.BaseExpression) -> list[list[str | None]]:
+        """The words of each command line ``first`` may spell, None for a word not known before
+        the run: a list literal; a local of this function bound to list literals, one line per
+        binding (``args = ["delete", kind, name]`` in one branch, ``["get", kind]`` in another;
+        options added later by ``args.extend(...)`` are not read); a string split on spaces.
+        ``[]`` when unknown (a local bound to anything else)."""
+        if isinstance(first, cst.Name):
+            values = [a.value for a in walk(self.fn.body) if isinstance(a, cst.Assign)
+                      and any(isinstance(t.target, cst.Name) and t.target.value == first.value for t in a.targets)]
+            if not values or not all(isinstance(v, cst.List) for v in values):
+                return []
+            return [line for v in values for line in self.command_lines(v)]
+        if isinstance(first, cst.List):
+            return [[string_literal(e.value) if isinstance(e, cst.Element) else None for e in first.elements]]
+        text = self.string_value(first)
+        return [list[str | None](text.split())] if text is not None else []
 
     def _args_flow(self, node: cst.Call) -> Flow:
         return union(*(self.expr(a.value) for a in node.args))
@@ -3396,6 +3452,32 @@ def _indexed_elements(node: cst.CSTNode) -> frozenset[tuple[str, int]]:
         for n in walk(node)
         if isinstance(n, cst.Subscript) and isinstance(n.value, cst.Name) and len(n.slice) == 1
         and isinstance(n.slice[0].slice, cst.Index) and isinstance(n.slice[0].slice.value, cst.Integer))
+
+
+def _last_page_guard(left: cst.BaseExpression, operator: cst.BaseCompOp, right: cst.BaseExpression,
+                     guarded: cst.CSTNode | None) -> bool:
+    """Whether the comparison ends a paging loop when a page comes back short: ``if
+    len(batch) < 50: break`` (or ``50 > len(batch)``), a lone ``break`` when the measured value
+    is smaller than the number. It says the data ran out; it caps nothing (``if len(rows) >=
+    limit: break``, measured at least the number, does cap)."""
+    if isinstance(guarded, cst.IndentedBlock):
+        body = list(guarded.body)
+        small = body[0].body if len(body) == 1 and isinstance(body[0], cst.SimpleStatementLine) else []
+    elif isinstance(guarded, cst.SimpleStatementSuite):
+        small = list(guarded.body)
+    else:
+        return False
+    if len(small) != 1 or not isinstance(small[0], cst.Break):
+        return False
+    if _is_len(left):
+        return isinstance(operator, (cst.LessThan, cst.LessThanEqual))
+    if _is_len(right):
+        return isinstance(operator, (cst.GreaterThan, cst.GreaterThanEqual))
+    return False
+
+
+def _is_len(node: cst.BaseExpression) -> bool:
+    return isinstance(node, cst.Call) and dotted_name(node.func) == "len"
 
 
 def _index_guard(measured: cst.BaseExpression, bound: cst.BaseExpression,

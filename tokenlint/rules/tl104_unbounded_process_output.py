@@ -14,7 +14,12 @@ class UnboundedProcessOutput(SourceRule):
     A helper that runs the command line it is given (`def run(command): ...`) returns what each
     caller's command prints. A program's usage text (`kubectl get --help`, `helm help`, a last
     f-string hole named for the flag: `f"{tool} {command} {help_flag}"`) is the text the program
-    ships, the same whatever the data: not reported.
+    ships, the same whatever the data: not reported. Neither is a subcommand that changes the
+    objects it names and prints one acknowledgement line each (`kubectl delete pod web`,
+    `["scale", "deployment", name, ...]` handed to such a helper, `rollout restart`): as long as
+    the caller's own list of objects. A read (`get`, `logs`, `describe`), a change asked to print
+    the objects (`-o yaml`), or a command line that is a change in one branch and a read in
+    another is reported.
 
     ## Why is this bad?
     `git log`, `kubectl logs` or a test run print as much as the repository or cluster holds;

@@ -6,7 +6,7 @@ from __future__ import annotations
 import libcst as cst
 
 from tokenlint.source.imports import dotted_name
-from tokenlint.source.walk import walk
+from tokenlint.source.walk import walk, walk_own
 
 
 def module_bindings(tree: cst.Module) -> dict[str, cst.BaseExpression]:
@@ -40,7 +40,7 @@ def module_bindings(tree: cst.Module) -> dict[str, cst.BaseExpression]:
                                 table.setdefault(name, small.value)
     lazy = {n for n, v in table.items() if isinstance(v, cst.Name) and v.value == "None"}
     if lazy:
-        for name, value in _set_by_global(tree, lazy).items():
+        for name, value in {**_set_in_blocks(tree, lazy), **_set_by_global(tree, lazy)}.items():
             if isinstance(value, cst.Name) and isinstance(table.get(value.value), cst.Call):
                 value = table[value.value]  # ``client = bot`` with ``bot = Bot(...)`` at module level
             if isinstance(value, cst.Call):
@@ -48,6 +48,25 @@ def module_bindings(tree: cst.Module) -> dict[str, cst.BaseExpression]:
             else:
                 del table[name]  # set at run time to something unknown: not the ``None`` it starts as
     return table
+
+
+def _set_in_blocks(tree: cst.Module, names: set[str]) -> dict[str, cst.BaseExpression]:
+    """A module-level ``client = None`` set by a top-level block when configured: ``if URL:
+    try: client = Remote(URL) except ...: ...`` (also ``with``). The first call assigned to each
+    of ``names`` in such a block, by name: the object every tool uses once the server is
+    configured (the ``None`` is the unconfigured server, which serves nothing)."""
+    out: dict[str, cst.BaseExpression] = {}
+    for stmt in tree.body:
+        if not isinstance(stmt, (cst.If, cst.Try, cst.With)):
+            continue
+        for node in walk_own(stmt):
+            if isinstance(node, (cst.Assign, cst.AnnAssign)):
+                targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target]
+                value = node.value.expression if isinstance(node.value, cst.Await) else node.value
+                for target in targets:
+                    if isinstance(target, cst.Name) and target.value in names and isinstance(value, cst.Call):
+                        out.setdefault(target.value, value)
+    return out
 
 
 def _set_by_global(tree: cst.Module, names: set[str]) -> dict[str, cst.BaseExpression]:
