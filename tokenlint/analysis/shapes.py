@@ -78,6 +78,7 @@ RECORD_VERBS = frozenset({
     "mute", "unmute", "bookmark", "subscribe", "join", "leave", "invite", "kick", "ban",
     "produce", "enqueue", "remember", "memorize", "forget",
     "retry", "rerun", "restart", "play", "unapprove", "award", "unvote",
+    "mset", "msetnx", "setex", "setnx", "psetex", "hmset", "hsetnx", "lset", "ltrim", "expireat",
 })
 
 #: First words of a function that writes one thing (its result is what was written, or an
@@ -92,6 +93,7 @@ WRITE_VERBS = frozenset({
     "produce", "enqueue", "remember", "memorize", "forget",
     "retry", "rerun", "restart", "play", "subscribe", "unsubscribe", "unapprove", "award", "watch",
     "unwatch", "vote", "unvote", "revoke", "grant",
+    "mset", "msetnx", "setex", "setnx", "psetex", "hmset", "hsetnx", "lset", "ltrim", "expireat",
 })
 
 #: Verbs whose noun says what comes back: ``fetch_ticker`` / ``lookup_user`` / ``load_config`` /
@@ -374,6 +376,8 @@ def call_shape(name: str) -> Shape:
             return Shape.COLLECTION
         if first in RECORD_VERBS and verb not in RECORD_VERBS and verb not in NOUN_DECIDES:
             return Shape.RECORD  # ``build_job``, ``open_ticket``: the verb acts on one thing
+    if verb in _LOCATOR_MAKERS and nouns and nouns[-1] in _LOCATOR_WORDS:
+        return Shape.SCALAR  # ``generate_presigned_url(...)``: one short string, not a page
     if verb in ("to", "as", "convert", "export") and nouns and nouns[-1] in TEXT_NOUNS:
         return Shape.COLLECTION  # ``to_markdown(path)``, ``convert_to_html(doc)``: a whole text
     if verb in RECORD_VERBS and verb not in ("info", "status", "config", "settings"):
@@ -396,3 +400,12 @@ def call_shape(name: str) -> Shape:
     if is_plural(last) or last in TEXT_NOUNS or last in MASS_NOUNS or verb in TEXT_NOUNS:
         return Shape.COLLECTION
     return Shape.UNKNOWN
+
+
+#: Last words of a call that makes one locator or identifier (``generate_presigned_url``,
+#: ``generate_request_id``): a short string whatever the data. (``url`` alone is a text noun:
+#: ``fetch_url`` reads a page.)
+_LOCATOR_WORDS = frozenset({"url", "uri", "href", "link", "permalink", "id", "uuid", "guid", "slug"})
+
+#: First words of a call that makes a locator rather than reading what it locates.
+_LOCATOR_MAKERS = frozenset({"generate", "gen", "presign", "sign", "shorten"})
