@@ -1634,6 +1634,11 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
                     # page, small entries of a capped page, is as long as every page together)
                     continue
                 guard = self._length_guard(node.test, name)
+                if rounds is None and guard is None:
+                    # every page is read: the size each request asked for (``{"limit": 50}``)
+                    # caps one page, not what the loop collects (no cut to report)
+                    held = frozenset(replace(t, bound=None) if isinstance(t, Src) and t.bound is not None
+                                     and id(t) not in before_sources else t for t in held)
                 # ``while url and len(items) < max_results:``: the pages stop once it holds that many
                 self.env[name] = union(held, frozenset({src.with_bound(guard) if guard is not None else src}))
         self._apply_loop_breaks(accs, breaks, node, enumerate_target=None)
