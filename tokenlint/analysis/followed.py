@@ -475,6 +475,11 @@ class FollowedCalls(InterpreterState):
             elif isinstance(t, Src) and t.bound is not None and t.bound.sql_param:
                 # the helper ran the SQL it was given: the bound is the one of the text passed
                 arg = arg_node(node, fn, given_parameter(node, fn, t.bound.sql_param))
+                if arg is None and self._forwards_keywords(node):
+                    # ``def get(self, path, **kwargs): return self._request("GET", path, **kwargs)``:
+                    # the ``params=`` is in what this helper's own callers pass
+                    out.add(t)
+                    continue
                 bound = self._given_bound(t.bound, node, fn, arg_flows)
                 if bound == "aggregate":
                     continue
@@ -493,6 +498,11 @@ class FollowedCalls(InterpreterState):
                     (t.sql_bound.param and t.sql_bound.param_site is None)))):
                 # a handle the helper returns unread (``return await client.get(url, params=params)``,
                 # a cursor that ran the caller's SQL): what it yields is capped by what was passed
+                if not t.url_param and t.sql_bound is not None and t.sql_bound.sql_param and \
+                        arg_node(node, fn, given_parameter(node, fn, t.sql_bound.sql_param)) is None and \
+                        self._forwards_keywords(node):
+                    out.add(t)  # (``**kwargs`` handed on: this helper's callers pass the ``params=``)
+                    continue
                 given = arg_node(node, fn, t.url_param) if t.url_param else None
                 url: str | None = None
                 if t.url_param:  # the caller's URL names one resource (``GET /papers/{id}``) or not
@@ -581,6 +591,13 @@ class FollowedCalls(InterpreterState):
             return [None]
 
         return parts(returns[0], 0)
+
+    def _forwards_keywords(self, node: cst.Call) -> bool:
+        """Whether ``node``, a call in a helper, hands on the keyword arguments the helper
+        gathers (``**kwargs``, its own ``**`` parameter, not a dict it built)."""
+        gathered = gathering_parameters(self.fn)[1] if self.helper else None
+        return gathered is not None and gathered not in self.dict_entries and any(
+            a.star == "**" and isinstance(a.value, cst.Name) and a.value.value == gathered for a in node.args)
 
     def _given_bound(self, bound: Bound, node: cst.Call, fn: cst.FunctionDef, arg_flows: dict[str, Flow]) -> SqlBound:
         """The cap of what a helper ran or requested with a parameter it was given
