@@ -3021,10 +3021,8 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         ``*name`` elements of a list literal, through a local of this function bound to such an
         expression (``cmd = [...] + args``)."""
         if isinstance(node, cst.Name):
-            bound = next((a.value for a in walk(self.fn.body) if isinstance(a, cst.Assign) and len(a.targets) == 1
-                          and isinstance(a.targets[0].target, cst.Name) and a.targets[0].target.value == node.value),
-                         None)
-            return self._spliced_names(bound) if bound is not None else set()
+            bound = self._local_values(node.value)
+            return self._spliced_names(bound[0]) if bound else set()
         if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Add):
             out = set()
             for side in (node.left, node.right):
@@ -3034,6 +3032,12 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
             return {e.value.value for e in node.elements if isinstance(e, cst.StarredElement)
                     and isinstance(e.value, cst.Name)}
         return set()
+
+    def _local_values(self, name: str) -> list[cst.BaseExpression]:
+        """The value of every ``name = value`` in this function's body (nested blocks too), in
+        order: what a local used once at the end may hold."""
+        return [a.value for a in walk(self.fn.body) if isinstance(a, cst.Assign)
+                and any(isinstance(t.target, cst.Name) and t.target.value == name for t in a.targets)]
 
     def _command_lines(self, node: cst.Call) -> list[list[str | None]]:
         """The command lines a process call may run (``command_lines`` of its first argument),
@@ -3052,8 +3056,7 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         options added later by ``args.extend(...)`` are not read); a string split on spaces.
         ``[]`` when unknown (a local bound to anything else)."""
         if isinstance(first, cst.Name):
-            values = [a.value for a in walk(self.fn.body) if isinstance(a, cst.Assign)
-                      and any(isinstance(t.target, cst.Name) and t.target.value == first.value for t in a.targets)]
+            values = self._local_values(first.value)
             if not values or not all(isinstance(v, cst.List) for v in values):
                 return []
             return [line for v in values for line in self.command_lines(v)]

@@ -3,6 +3,8 @@ attribute) is bound to, read from the syntax alone (``ParsedModule.constants``).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import libcst as cst
 
 from tokenlint.source.imports import dotted_name
@@ -59,14 +61,22 @@ def _set_in_blocks(tree: cst.Module, names: set[str]) -> dict[str, cst.BaseExpre
     for stmt in tree.body:
         if not isinstance(stmt, (cst.If, cst.Try, cst.With)):
             continue
-        for node in walk_own(stmt):
-            if isinstance(node, (cst.Assign, cst.AnnAssign)):
-                targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target]
-                value = node.value.expression if isinstance(node.value, cst.Await) else node.value
-                for target in targets:
-                    if isinstance(target, cst.Name) and target.value in names and isinstance(value, cst.Call):
-                        out.setdefault(target.value, value)
+        for name, value in _assignments(walk_own(stmt)):
+            if name in names and isinstance(value, cst.Call):
+                out.setdefault(name, value)
     return out
+
+
+def _assignments(nodes) -> Iterator[tuple[str, cst.BaseExpression]]:
+    """``(name, value)`` of each ``name = value`` / ``name: T = value`` among ``nodes``, an
+    awaited value unwrapped (``client = await connect()``: the call)."""
+    for node in nodes:
+        if isinstance(node, (cst.Assign, cst.AnnAssign)) and node.value is not None:
+            targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target]
+            value = node.value.expression if isinstance(node.value, cst.Await) else node.value
+            for target in targets:
+                if isinstance(target, cst.Name):
+                    yield target.value, value
 
 
 def _set_by_global(tree: cst.Module, names: set[str]) -> dict[str, cst.BaseExpression]:
@@ -84,16 +94,12 @@ def _set_by_global(tree: cst.Module, names: set[str]) -> dict[str, cst.BaseExpre
                 declared |= {n.name.value for n in node.names} & names
         if not declared:
             continue
-        for node in walk(fn.body):
-            if isinstance(node, (cst.Assign, cst.AnnAssign)):
-                targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target]
-                value = node.value.expression if isinstance(node.value, cst.Await) else node.value
-                for target in targets:
-                    if not (isinstance(target, cst.Name) and target.value in declared) or value is None:
-                        continue
-                    if isinstance(value, cst.Name) and value.value == "None":
-                        continue  # ``client = None`` on shutdown
-                    known = out.get(target.value)
-                    if known is None or (isinstance(value, cst.Call) and not isinstance(known, cst.Call)):
-                        out[target.value] = value
+        for name, value in _assignments(walk(fn.body)):
+            if name not in declared:
+                continue
+            if isinstance(value, cst.Name) and value.value == "None":
+                continue  # ``client = None`` on shutdown
+            known = out.get(name)
+            if known is None or (isinstance(value, cst.Call) and not isinstance(known, cst.Call)):
+                out[name] = value
     return out
