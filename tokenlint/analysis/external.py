@@ -698,7 +698,12 @@ class ExternalCalls(InterpreterState):
         if isinstance(node, cst.Name) and node.value in self.string_nodes:
             return self.url_parts(self.string_nodes[node.value], depth + 1)
         if isinstance(node, cst.Call):
+            formatted = _formatted_parts(node)
+            if formatted is not None:
+                return formatted
             return self.returned_url_parts(node, depth + 1)
+        if isinstance(node, cst.BinaryOperation):
+            return _formatted_parts(node) or []
         if isinstance(node, cst.ConcatenatedString):
             return self.url_parts(node.left, depth + 1) + self.url_parts(node.right, depth + 1)
         if isinstance(node, cst.SimpleString):
@@ -786,13 +791,28 @@ class ExternalCalls(InterpreterState):
         return Bound(site, param=p.name, clamp=p.clamp if p.clamp is not None else known.clamp,
                      default_none=known.default_none, param_site=known.site)
 
-    def _dict_pairs(self, value: cst.BaseExpression) -> list[tuple[str | None, cst.BaseExpression]]:
+    def _dict_pairs(self, value: cst.BaseExpression, depth: int = 0) -> list[tuple[str | None, cst.BaseExpression]]:
         """The ``(key, value)`` entries of a dict literal, or of a local dict built in this
-        function (``params = {...}``, ``params["limit"] = n``); ``[]`` for anything else."""
+        function (``params = {...}``, ``params["limit"] = n``), also serialized as JSON text for
+        the body (``data=json.dumps({...})``, ``payload = orjson.dumps(body)`` then
+        ``Request(url, data=payload)``, ``.encode()`` of such text: the keys the API reads are the
+        same); ``[]`` for anything else."""
         if isinstance(value, cst.Dict):
             return [(string_literal(e.key), e.value) for e in value.elements if isinstance(e, cst.DictElement)]
+        if depth > 3:
+            return []
         if isinstance(value, cst.Name):
-            return list(self.dict_entries.get(value.value, []))
+            if value.value in self.dict_entries:
+                return list(self.dict_entries[value.value])
+            text = self.string_nodes.get(value.value)
+            return self._dict_pairs(text, depth + 1) if isinstance(text, cst.Call) else []
+        if not isinstance(value, cst.Call):
+            return []
+        if isinstance(value.func, cst.Attribute) and value.func.attr.value == "encode":
+            return self._dict_pairs(value.func.value, depth + 1)  # (``json.dumps(body).encode()``)
+        module, _, name = (self.mod.imports.qualify(value.func) or "").rpartition(".")
+        if module in JSON_MODULES and name == "dumps" and value.args and not value.args[0].star:
+            return self._dict_pairs(value.args[0].value, depth + 1)
         return []
 
     def request_response(self, node: cst.Call, site: Site) -> Flow:
@@ -801,6 +821,7 @@ class ExternalCalls(InterpreterState):
         ``DELETE``: RFC 9110 §9.3) an ``http_ack`` marker instead, whose body is one record (the
         resource written, or nothing)."""
         self._args_flow(node)
+        node = self._prepared_request(node)
         if http_write(node, self.action_name):
             return frozenset({Marker("http_ack", site)})
         url = request_url(node)
@@ -819,6 +840,31 @@ class ExternalCalls(InterpreterState):
             url_param = tail.group(1)  # ``f"{self.base_url}/{endpoint}"``: the caller's path decides
         return frozenset({Marker("http_response", site, sql_bound=self.request_bound(node) or api_record_bound(text, site),
                                  whole=one, fixed=fixed, url_param=url_param, posted=request_method(node) == "post")})
+
+    def _prepared_request(self, node: cst.Call) -> cst.Call:
+        """The request object a send call is given, when it is built apart: ``req =
+        urllib.request.Request(url, data=payload, method="POST"); urlopen(req)`` (also inline,
+        ``urlopen(Request(...))``; ``client.send(httpx.Request(...))``, ``session.send(
+        requests.Request(...).prepare())``): its URL, method and body are the request's, so the
+        page size is read there. ``node`` itself when it is given no such object."""
+        first = node.args[0].value if node.args and not node.args[0].star else None
+        return self.request_object(first) or node
+
+    def request_object(self, first: cst.BaseExpression | None) -> cst.Call | None:
+        """The ``Request(...)`` construction (``urllib.request``, ``httpx``, ``requests``) an
+        expression is, directly, through a local (``req = Request(...)``, up to 3 hops) or
+        ``.prepare()``; None for anything else."""
+        for _ in range(3):
+            if isinstance(first, cst.Name):
+                first = self.string_nodes.get(first.value)
+            elif isinstance(first, cst.Call) and isinstance(first.func, cst.Attribute) and first.func.attr.value == "prepare":
+                first = first.func.value
+            else:
+                break
+        if isinstance(first, cst.Call) and (self.mod.imports.qualify(first.func) or "").endswith(".Request") \
+                and first.args:
+            return first
+        return None
 
     def identifier_request(self, node: cst.Call) -> tuple[str, ...] | None:
         """Whether a request is a ``GET`` that names the records it wants by identifiers the caller
@@ -1178,6 +1224,48 @@ def request_url(node: cst.Call) -> cst.BaseExpression | None:
             and len(node.args) > 1 and node.args[1].keyword is None:
         return node.args[1].value
     return url
+
+
+#: A printf-style conversion (``%d``, ``%s``, ``%(limit)d``: the ``str %`` operator, Python
+#: Library Reference "printf-style String Formatting").
+_PRINTF = re.compile(r"%(?:\((\w+)\))?[-#0 +]*\d*(?:\.\d+)?[diouxXeEfFgGcrsa]")
+#: A ``str.format`` replacement field (``{}``, ``{0}``, ``{limit}``, ``{n:d}``).
+_FORMAT_FIELD = re.compile(r"\{(\w*)(?:![rsa])?(?::[^{}]*)?\}")
+
+
+def _formatted_parts(node: cst.BaseExpression) -> list[str | cst.BaseExpression | None] | None:
+    """The pieces of a string built by ``"...?limit=%d" % n`` (a tuple or a dict on the right
+    too) or ``"...?limit={}".format(n)``, as ``url_parts`` gives them: literal text, and the
+    value put in each field (None when it cannot be told); None when ``node`` is no such
+    formatting of a string literal."""
+    if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Modulo):
+        template, pattern = string_literal(node.left), _PRINTF
+        right = node.right
+        positional = [e.value for e in right.elements] if isinstance(right, cst.Tuple) else [right]
+        named = {string_literal(e.key): e.value for e in right.elements
+                 if isinstance(e, cst.DictElement)} if isinstance(right, cst.Dict) else {}
+    elif isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == "format":
+        template, pattern = string_literal(node.func.value), _FORMAT_FIELD
+        positional = [a.value for a in node.args if a.keyword is None and not a.star]
+        named = {a.keyword.value: a.value for a in node.args if a.keyword is not None}
+    else:
+        return None
+    if template is None:
+        return None
+    out: list[str | cst.BaseExpression | None] = []
+    at, index = 0, 0
+    for m in pattern.finditer(template):
+        out.append(template[at:m.start()])
+        field = m.group(1)
+        if field and not field.isdigit():
+            out.append(named.get(field))
+        else:
+            i = int(field) if field else index
+            index += 1
+            out.append(positional[i] if i < len(positional) else None)
+        at = m.end()
+    out.append(template[at:])
+    return out
 
 
 def record_path(url: str | None) -> bool:

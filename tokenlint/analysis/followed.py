@@ -607,6 +607,9 @@ class FollowedCalls(InterpreterState):
         assert bound.sql_param is not None  # (callers pass a bound naming the parameter)
         name = given_parameter(node, fn, bound.sql_param)
         arg = arg_node(node, fn, name)
+        built = self.request_object(arg) if arg is not None else None
+        if built is not None:  # (``_urlopen_json(req)`` given ``req = Request(url, data=body)``)
+            return self.request_bound(built)
         pairs = self._dict_pairs(arg) if arg is not None else []
         if pairs:  # a request's parameters the helper sends (``_get(path, {"limit": n})``)
             return self.pairs_bound(pairs, node)
