@@ -43,7 +43,7 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-async def wait_listening(port: int, proc: subprocess.Popen, seconds: float = 60) -> None:
+async def wait_listening(port: int, proc: subprocess.Popen, seconds: float = 180) -> None:
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         if proc.poll() is not None:
