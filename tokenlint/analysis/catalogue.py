@@ -110,6 +110,16 @@ FUTURE_CLASSES = frozenset({"asyncio.Future", "asyncio.futures.Future", "concurr
 
 HTTP_METHODS = frozenset({"get", "post", "put", "patch", "delete", "request", "head", "send", "stream"})
 
+#: Standard-library functions that give back one path made of the paths they are given (Python
+#: Library Reference, ``os.path``; ``posixpath`` and ``ntpath`` are its two implementations):
+#: ``os.path.join(root, name)``, ``os.path.dirname(p)``. A path is a short string whatever the
+#: data around it, so what a tool makes of it (``f"exported to {out}"``) holds no data.
+PATH_FUNCTIONS = frozenset(
+    f"{module}.{name}" for module in ("os.path", "posixpath", "ntpath")
+    for name in ("join", "dirname", "basename", "splitext", "split", "abspath", "realpath", "normpath",
+                 "relpath", "expanduser", "expandvars", "normcase", "commonpath", "commonprefix")
+) | frozenset({"os.getcwd", "tempfile.gettempdir", "tempfile.mkdtemp", "tempfile.mktemp", "shutil.which"})
+
 #: Builtins whose result is a number or flag, never the data itself.
 SCALAR_BUILTINS = frozenset(
     {"bool", "int", "float", "round", "abs", "isinstance", "issubclass", "hasattr", "callable",

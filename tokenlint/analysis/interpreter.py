@@ -891,6 +891,11 @@ def _open_ended_row(src: Src) -> bool:
     return bool(quoted) and cat.SQL_OPEN_ENDED_OBJECT.match(quoted) is not None
 
 
+#: What lets a regular expression match across lines: an inline DOTALL flag, a newline, and the
+#: classes that match one (``\s``, ``\W``, ``\D``, a negated set ``[^...]``).
+_SPANS_LINES = re.compile(r"\(\?[a-zA-Z]*s|\\[nsWD]|\[\^")
+
+
 class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants):
     """Interprets one function body (or a dispatch branch) into a ``Summary``.
 
@@ -2514,6 +2519,23 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         return None
 
     # -- calls --------------------------------------------------------------------------------
+    def _line_match(self, value: cst.BaseExpression) -> bool:
+        """Whether ``value`` is the match of a ``re.search`` / ``re.match`` / ``re.fullmatch``
+        (directly or through a local) whose literal pattern cannot span lines: no ``re.S`` /
+        ``re.DOTALL`` flag or ``(?s)``, nothing that matches a newline (``\s``, ``\W``, ``\D``,
+        a negated class ``[^...]``, ``\n``: ``_SPANS_LINES``; Python Library Reference, ``re``:
+        ``.`` matches anything but a newline). Its groups are pieces of one line."""
+        if isinstance(value, cst.Name):
+            value = self.string_nodes.get(value.value) or value
+        if not isinstance(value, cst.Call) or not value.args or \
+                self.mod.imports.qualify(value.func) not in ("re.search", "re.match", "re.fullmatch"):
+            return False
+        pattern = string_literal(value.args[0].value)
+        flags = [dotted_name(a.value) or "" for a in value.args[2:]] + \
+            [dotted_name(n) or "" for a in value.args[2:] for n in walk(a.value) if isinstance(n, cst.Attribute)]
+        return pattern is not None and not _SPANS_LINES.search(pattern) \
+            and not any(f.endswith((".S", ".DOTALL")) for f in flags)
+
     def call(self, node: cst.Call) -> Flow:
         """The flow of a call, decided by the first of these that applies: configured
         ``extra-sources``/``extra-bounds`` (``Knowledge``); the runtime's fitters (a token-budget
@@ -2628,6 +2650,12 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         if qn in ("sqlalchemy.select", "sqlalchemy.sql.select", "sqlmodel.select"):
             self._args_flow(node)
             return frozenset({Marker("query", site)})
+        if method in ("group", "groups", "groupdict") and isinstance(func, cst.Attribute) and \
+                self._line_match(func.value):
+            # ``re.search(r"Writing \d+ bytes to (.*)", out).group(1)``: a piece of one line of
+            # the text searched (no DOTALL: ``.`` stops at a newline), not the text
+            self._args_flow(node)
+            return frozenset(part_of(t) for t in scalar_of(recv))
         if method == "get" and isinstance(func, cst.Attribute) and node.args and _literal_table(self._table_of(func.value)):
             # ``REASONS.get(code.lower(), "request failed")``, ``utils.DESCRIPTIONS.get(code, "?")``:
             # one value of a module-level table of literals, whatever the key read from the data
@@ -2692,6 +2720,10 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
             return self.min_call(node)
         if dn in cat.SCALAR_BUILTINS and qn is None:
             return self.value_scalar(self._args_flow(node), [a.value for a in node.args])
+        if qn in cat.PATH_FUNCTIONS:
+            # ``os.path.join(out_dir, base + ext)``, ``os.path.basename(remote)``: one path, not
+            # the data of whatever gave its parts (the caller's arguments stay: an echo)
+            return scalar_of(self._args_flow(node))
         if qn in ("itertools.islice",) and node.args:
             # ``islice(it, stop)``, ``islice(it, start, stop[, step])``: the stop caps, a stop of
             # None (``islice(it, start, None)``: from ``start`` on) caps nothing
