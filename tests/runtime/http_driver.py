@@ -90,7 +90,7 @@ async def main(server: str, out_path: str, *server_arguments: str) -> None:
                             env=env, stdout=log, stderr=subprocess.STDOUT)
     obs: dict[str, Any] = {"clients": CLIENTS, "calls": CALLS}
     try:
-        with anyio.fail_after(240):
+        with anyio.fail_after(480):  # (listening may take 180 s on a loaded machine)
             await wait_listening(port, proc)
             t0 = time.perf_counter()
             await drive(f"http://127.0.0.1:{port}/mcp", obs)

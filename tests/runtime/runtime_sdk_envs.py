@@ -13,9 +13,7 @@ redis-py (the runtime's ``[redis]`` extra) in the test venvs.
 
 A venv is reused when its marker file names the same requirements and ``import mcp, fastmcp``
 works; a working one whose requirements changed is updated in place, a broken one rebuilt. A file
-lock (``fcntl``) keeps concurrent pytest runs from building the same venv twice. Only the install
-from the package index (uv's ``pip install`` when the test extras brought uv, else pip's) touches
-the network.
+lock (``fcntl``) keeps concurrent pytest runs from building the same venv twice. Only ``pip install`` from the configured package index touches the network.
 The runtime itself is not installed there: it is stdlib-only and reached through
 ``PYTHONPATH=<repo>``.
 """
@@ -86,27 +84,6 @@ def _healthy(name: str) -> bool:
     return _works(name)
 
 
-def _install(python: Path, requirements: list[str]) -> subprocess.CompletedProcess[str]:
-    """``pip install`` the requirements into the venv of ``python``: with uv (a test extra) when
-    it is installed, which resolves and installs them in seconds where pip takes minutes (the
-    biggest share of a cold test run), else, or when uv fails (an index only pip's configuration
-    names, a proxy), with the venv's own pip."""
-    try:
-        from uv import find_uv_bin
-        uv = find_uv_bin()
-    except (ImportError, FileNotFoundError):
-        uv = None
-    if uv is not None:
-        done = subprocess.run([uv, "pip", "install", "--quiet", "--python", str(python), *requirements],
-                              capture_output=True, text=True, timeout=900)
-        if done.returncode == 0:
-            return done
-    return subprocess.run(
-        [str(python), "-m", "pip", "install", "--disable-pip-version-check", "-q", *requirements],
-        capture_output=True, text=True, timeout=900,
-    )
-
-
 def ensure_venv(name: str) -> Path:
     """Path of the venv's python, creating the venv if needed (blocking, locked).
 
@@ -125,7 +102,11 @@ def ensure_venv(name: str) -> Path:
                     shutil.rmtree(target)
                 subprocess.run([sys.executable, "-m", "venv", str(target)], check=True,
                                capture_output=True)
-            pip = _install(venv_python(name), REQUIREMENTS[name])
+            pip = subprocess.run(
+                [str(venv_python(name)), "-m", "pip", "install", "--disable-pip-version-check",
+                 "-q", *REQUIREMENTS[name]],
+                capture_output=True, text=True, timeout=900,
+            )
             if pip.returncode != 0:
                 raise VenvError(f"pip install {' '.join(REQUIREMENTS[name])} failed:\n"
                                 + (pip.stdout + pip.stderr)[-3000:])
