@@ -821,7 +821,9 @@ class ExternalCalls(InterpreterState):
         ``DELETE``: RFC 9110 §9.3) an ``http_ack`` marker instead, whose body is one record (the
         resource written, or nothing)."""
         self._args_flow(node)
-        node = self._prepared_request(node)
+        # (a request object built apart, ``req = Request(url, data=body); urlopen(req)``: its
+        # URL, method and body are the request's)
+        node = self.request_object(node.args[0].value if node.args and not node.args[0].star else None) or node
         if http_write(node, self.action_name):
             return frozenset({Marker("http_ack", site)})
         url = request_url(node)
@@ -841,19 +843,12 @@ class ExternalCalls(InterpreterState):
         return frozenset({Marker("http_response", site, sql_bound=self.request_bound(node) or api_record_bound(text, site),
                                  whole=one, fixed=fixed, url_param=url_param, posted=request_method(node) == "post")})
 
-    def _prepared_request(self, node: cst.Call) -> cst.Call:
-        """The request object a send call is given, when it is built apart: ``req =
-        urllib.request.Request(url, data=payload, method="POST"); urlopen(req)`` (also inline,
-        ``urlopen(Request(...))``; ``client.send(httpx.Request(...))``, ``session.send(
-        requests.Request(...).prepare())``): its URL, method and body are the request's, so the
-        page size is read there. ``node`` itself when it is given no such object."""
-        first = node.args[0].value if node.args and not node.args[0].star else None
-        return self.request_object(first) or node
-
     def request_object(self, first: cst.BaseExpression | None) -> cst.Call | None:
         """The ``Request(...)`` construction (``urllib.request``, ``httpx``, ``requests``) an
-        expression is, directly, through a local (``req = Request(...)``, up to 3 hops) or
-        ``.prepare()``; None for anything else."""
+        expression is, directly (``urlopen(Request(...))``), through a local (``req =
+        Request(...)``, up to 3 hops) or ``.prepare()`` (``session.send(requests.Request(...)
+        .prepare())``): a request built apart from the call that sends it, whose URL, method and
+        body are read there. None for anything else."""
         for _ in range(3):
             if isinstance(first, cst.Name):
                 first = self.string_nodes.get(first.value)

@@ -2531,8 +2531,7 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
                 self.mod.imports.qualify(value.func) not in ("re.search", "re.match", "re.fullmatch"):
             return False
         pattern = string_literal(value.args[0].value)
-        flags = [dotted_name(a.value) or "" for a in value.args[2:]] + \
-            [dotted_name(n) or "" for a in value.args[2:] for n in walk(a.value) if isinstance(n, cst.Attribute)]
+        flags = [dotted_name(n) or "" for a in value.args[2:] for n in walk(a.value) if isinstance(n, cst.Attribute)]
         return pattern is not None and not _SPANS_LINES.search(pattern) \
             and not any(f.endswith((".S", ".DOTALL")) for f in flags)
 
