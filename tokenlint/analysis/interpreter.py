@@ -894,6 +894,9 @@ def _open_ended_row(src: Src) -> bool:
 #: What lets a regular expression match across lines: an inline DOTALL flag, a newline, and the
 #: classes that match one (``\s``, ``\W``, ``\D``, a negated set ``[^...]``).
 _SPANS_LINES = re.compile(r"\(\?[a-zA-Z]*s|\\[nsWD]|\[\^")
+# the ``re`` flags under which ``.`` still stops at a newline (all but ``S`` / ``DOTALL``)
+_ONE_LINE_FLAGS = frozenset({"re", "I", "IGNORECASE", "M", "MULTILINE", "X", "VERBOSE", "A", "ASCII",
+                             "U", "UNICODE", "L", "LOCALE", "NOFLAG", "RegexFlag"})
 
 
 class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants):
@@ -2531,9 +2534,13 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
                 self.mod.imports.qualify(value.func) not in ("re.search", "re.match", "re.fullmatch"):
             return False
         pattern = string_literal(value.args[0].value)
-        flags = [dotted_name(n) or "" for a in value.args[2:] for n in walk(a.value) if isinstance(n, cst.Attribute)]
+        # every name in the flags argument must be a flag that keeps ``.`` on one line: a bare
+        # ``DOTALL`` imported from ``re``, or a constant holding flags, may span lines
+        # (each Name, the parts of ``re.M`` included, qualified: ``re.M`` -> ``re``, ``M``)
+        flags = [(self.mod.imports.qualify(n) or n.value).removeprefix("re.")
+                 for a in value.args[2:] for n in walk(a.value) if isinstance(n, cst.Name)]
         return pattern is not None and not _SPANS_LINES.search(pattern) \
-            and not any(f.endswith((".S", ".DOTALL")) for f in flags)
+            and all(f in _ONE_LINE_FLAGS for f in flags)
 
     def call(self, node: cst.Call) -> Flow:
         """The flow of a call, decided by the first of these that applies: configured
