@@ -10,6 +10,7 @@ placeholders; ``call_helper`` substitutes what each call passes: the flows, the 
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from typing import TYPE_CHECKING, Iterator, Sequence, cast
 
@@ -17,11 +18,11 @@ import libcst as cst
 
 from tokenlint.analysis import catalogue as cat
 from tokenlint.analysis.constants import string_literal
-from tokenlint.analysis.external import (ID_RECORDS_FAMILY, SIZE_UNKNOWN, _query_string_pairs, ack_of_write, drained,
+from tokenlint.analysis.external import (_CALLABLE_ANNOTATION, ID_RECORDS_FAMILY, SIZE_UNKNOWN, _query_string_pairs, ack_of_write, drained,
                                          body_of_json, posted_through,
                                          listing_key, part_of, record_of_get, url_resource, whole_record_sources,
                                          api_record_bound, parsed_file)
-from tokenlint.analysis.shapes import CONFIG_WORDS, configuration_collection, words
+from tokenlint.analysis.shapes import CONFIG_WORDS, Shape, call_shape, configuration_collection, words
 from tokenlint.analysis.state import InterpreterState, SqlBound
 from tokenlint.analysis.taints import (EMPTY, WRAPPED, Bound, Flow, Marker, Measure, Param, Site, Src, Taint, apply_bound, markers,
                                       params, scalar_of, union)
@@ -34,7 +35,7 @@ from tokenlint.source.walk import code_children, node_code, walk
 
 if TYPE_CHECKING:
     from tokenlint.analysis.interpreter import Summary
-    from tokenlint.source.project import ParsedModule
+    from tokenlint.source.project import ParsedModule, Project
 
 
 class FollowedCalls(InterpreterState):
@@ -352,6 +353,70 @@ class FollowedCalls(InterpreterState):
             out = union(out, frozenset({Marker("object", self.a.site(self.mod, node), family=handle)}))
         return out
 
+    def _called_with(self, passed: Flow, node: cst.Call, fn: cst.FunctionDef, called: Param) -> Flow:
+        """What the helper ``fn`` gets by calling its parameter ``called`` (``called.called``:
+        ``items = method(**kwargs)``), given ``passed``, what this call ``node`` passes for it. A
+        method of code tokenlint cannot read (``_request(client.api.traces.list)``; one a helper
+        took with ``getattr(ns, "get_many")``, ``method_name``), or an object of it, is called:
+        what it returns is judged by the method's name as any call of unreadable code
+        (``dispatched_call``: a collection, or an unknown name, a TL108 source bounded by a
+        limit-like argument this call forwards; ``get_one`` one record). A parameter of this
+        function passed on is called in its turn, with the name if known here; a lambda or
+        function handed over is already what it returns (``_bind_args``); an object of a class
+        of the run, or a record, is kept as it is."""
+        given = arg_node(node, fn, called.name)
+        if given is None or isinstance(given, cst.Lambda) or (
+                isinstance(given, cst.Name) and given.value not in self.env and self.nested(given.value) is not None):
+            return passed
+        name = called.method or method_name(given, self.mod, self.fn, self.a.project)
+        # (with no method name written anywhere, or one that says nothing of what it returns
+        # (``self.model``), only a parameter declared a callable is taken for a method: ``def
+        # run(model, text): return model(text)`` given a spaCy pipeline is that object called on
+        # the text)
+        declared = _named_method(name) or any(
+            p.name.value == called.name and p.annotation is not None
+            and _CALLABLE_ANNOTATION.search(node_code(p.annotation.annotation)) for p in parameters(fn))
+        here = self.a.site(self.mod, node)
+        out: set = set()
+        for x in passed:
+            if isinstance(x, Param) and x.site is None:
+                out.add(replace(x, called=True, method=name))
+            elif declared and self._unread_callable(x):
+                out |= self.dispatched_call(node, name or "", here,
+                                            callee=f"{cast(Marker, x).family or node_code(given)}.{name or '<method>'}()")
+            else:
+                out.add(x)
+        return frozenset(out)
+
+    def _unread_callable(self, x: Taint) -> bool:
+        """Whether ``x``, called, is a call into code tokenlint cannot read: an object of a
+        library (or of unknown code) that is no record read whole (``whole``) and no object of a
+        class of the run or of the MCP SDK (``ctx``); a method taken from such an object is one
+        (``client.api.traces.list`` holds the client's marker)."""
+        return isinstance(x, Marker) and x.kind == "object" and not x.whole and not (
+            x.family and (x.family.startswith("mcp.") or self.a.project.resolve_class(x.family)))
+
+    def called_local(self, node: cst.Call) -> Flow | None:
+        """What calling a local that holds a method of code tokenlint cannot read returns
+        (``method = get_list_method(client); page = method(limit=50)``, the method taken with
+        ``getattr`` in a helper): a call of that method judged by its name (``method_name``,
+        ``dispatched_call``); None when the local holds no such method."""
+        func = node.func
+        if not isinstance(func, cst.Name) or func.value not in self.env:
+            return None
+        held = self.env[func.value]
+        if not held or not all(self._unread_callable(x) for x in held):
+            return None
+        name = method_name(func, self.mod, self.fn, self.a.project)
+        if name is None or not _named_method(name):
+            # (``nlp = spacy.load(...); doc = nlp(text)``, ``model = self.model``: an object
+            # called, no method named for what it returns)
+            return None
+        family = next((cast(Marker, x).family for x in held if cast(Marker, x).family), None) or func.value
+        self._args_flow(node)
+        return self.dispatched_call(node, name or "", self.a.site(self.mod, node),
+                                    callee=f"{family}.{name}()")
+
     def _argument_classes(self, fn: cst.FunctionDef, arg_flows: dict[str, Flow]) -> tuple[tuple[str, str], ...]:
         """The run's classes of the objects this call passes to parameters ``fn`` calls methods
         on (``execute_query(sql, db_client)``, ``db_client = DatabaseClient(...)``, the helper
@@ -396,6 +461,8 @@ class FollowedCalls(InterpreterState):
         for t in returned:
             if isinstance(t, Param) and t.site is None:
                 passed = arg_flows.get(t.name, EMPTY)
+                if t.called:
+                    passed = self._called_with(passed, node, fn, t)
                 if t.cap is not None:
                     cap: Bound | None = t.cap
                     if t.cap.param and t.cap.param_site is None:  # a cap named by another parameter
@@ -799,6 +866,91 @@ def given_parameter(call: cst.Call, fn: cst.FunctionDef, names: str) -> str:
     ``call`` passes an argument for (the first name when it passes none)."""
     options = names.split(",")
     return next((n for n in options if arg_node(call, fn, n) is not None), options[0])
+
+
+def method_name(expr: cst.BaseExpression, mod: ParsedModule, scope: cst.FunctionDef | cst.Lambda | None,
+                project: Project, depth: int = 0) -> str | None:
+    """The name of the method ``expr`` (an expression of ``mod``, inside ``scope``) holds when it
+    is handed over to be called: ``client.api.traces.list`` -> ``list``; ``getattr(ns,
+    "get_many", None)`` -> ``get_many``; a local assigned one of those in ``scope``
+    (``method = getattr(...) if ns else None``); a helper of the run that returns one (followed
+    up to ``MAX_HELPER_DEPTH`` deep, its own locals read). None when no name is written (a name
+    looked up at run time, ``getattr(api, part)``)."""
+    if depth > MAX_HELPER_DEPTH:
+        return None
+    if isinstance(expr, cst.Attribute):
+        return expr.attr.value
+    if isinstance(expr, cst.IfExp):
+        return method_name(expr.body, mod, scope, project, depth + 1) or \
+            method_name(expr.orelse, mod, scope, project, depth + 1)
+    if isinstance(expr, cst.BooleanOperation):
+        return method_name(expr.left, mod, scope, project, depth + 1) or \
+            method_name(expr.right, mod, scope, project, depth + 1)
+    if isinstance(expr, cst.Name):
+        if isinstance(scope, cst.FunctionDef):
+            for n in walk(scope.body):
+                if isinstance(n, cst.Assign) and any(isinstance(t.target, cst.Name) and t.target.value == expr.value
+                                                     for t in n.targets):
+                    found = method_name(n.value, mod, scope, project, depth + 1)
+                    if found is not None:
+                        return found
+        return None
+    if not isinstance(expr, cst.Call):
+        return None
+    if dotted_name(expr.func) == "getattr" and len(expr.args) >= 2:
+        literal = string_literal(expr.args[1].value)
+        return literal if literal is not None and literal.isidentifier() else None
+    qualified = mod.imports.qualify(expr.func)
+    if qualified is None and isinstance(expr.func, cst.Name) and expr.func.value in mod.functions:
+        helper: tuple[ParsedModule, cst.FunctionDef] | None = (mod, mod.functions[expr.func.value])
+    else:
+        helper = project.find_function(qualified) if qualified else None
+    if helper is None:
+        return None
+    hmod, hfn = helper
+    for n in walk(hfn.body):
+        if isinstance(n, cst.Return) and n.value is not None:
+            found = method_name(n.value, hmod, hfn, project, depth + 1)
+            if found is not None:
+                return found
+    # ``_legacy_route(client, "trace.list")`` whose helper walks ``getattr(node, part)`` along the
+    # dotted path it is given: the last name of that path
+    paths = [text for a in expr.args if (text := string_literal(a.value)) is not None
+             and _DOTTED_NAME.fullmatch(text)]
+    if len(paths) == 1 and _looks_up_by_name(hmod, hfn, project, depth):
+        return paths[0].rsplit(".", 1)[-1]
+    return None
+
+
+def _named_method(name: str | None) -> bool:
+    """Whether ``name`` says what a method returns (``shapes.call_shape``: ``get_many`` a
+    collection, ``get_by_id`` a record, ``count`` a number), not only what an object is
+    (``model``, ``pipeline``)."""
+    return name is not None and call_shape(name) is not Shape.UNKNOWN
+
+
+#: A name or a dotted path of names (``list``, ``trace.list``).
+_DOTTED_NAME = re.compile(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)*")
+
+
+def _looks_up_by_name(mod: ParsedModule, fn: cst.FunctionDef, project: Project, depth: int) -> bool:
+    """Whether ``fn`` (or a helper of the run it calls, ``MAX_HELPER_DEPTH`` deep) takes an
+    attribute by a name computed at run time (``getattr(node, part)``)."""
+    for n in walk(fn.body):
+        if not isinstance(n, cst.Call):
+            continue
+        if dotted_name(n.func) == "getattr":
+            if len(n.args) >= 2 and string_literal(n.args[1].value) is None:
+                return True
+            continue
+        if depth >= MAX_HELPER_DEPTH:
+            continue
+        qualified = mod.imports.qualify(n.func)
+        helper = (mod, mod.functions[n.func.value]) if qualified is None and isinstance(n.func, cst.Name) \
+            and n.func.value in mod.functions else project.find_function(qualified) if qualified else None
+        if helper is not None and helper[1] is not fn and _looks_up_by_name(*helper, project, depth + 1):
+            return True
+    return False
 
 
 def arg_node(call: cst.Call, fn: cst.FunctionDef, param: str) -> cst.BaseExpression | None:

@@ -2792,7 +2792,12 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
             given = frozenset(t for t in self.env[func.value] if isinstance(t, Param) and t.site is None)
             if given:
                 self._args_flow(node)
-                return given
+                return frozenset(replace(t, called=True) for t in given)
+
+        # a local holding a method of unreadable code (``method = getattr(ns, "get_many")``)
+        local_method = self.called_local(node)
+        if local_method is not None:
+            return local_method
 
         # a function defined inside this one (a closure over its locals)
         if isinstance(func, cst.Name) and func.value not in self.env:

@@ -212,6 +212,15 @@ class Param:
     #: returns (``for root in roots: if ...: return root``); each caller gets one element of
     #: what it passes, not all of it.
     element: bool = False
+    #: In a helper: what calling the parameter returns (``items = method(**kwargs)``). Each caller
+    #: passing a method of code tokenlint cannot read (``client.api.traces.list``, one taken with
+    #: ``getattr(ns, "get_many")``), or an object of it, gets a call of that method, judged by its
+    #: name (``FollowedCalls._called_with``); a caller passing a lambda or a function of the run
+    #: gets what it returns, as before.
+    called: bool = False
+    #: With ``called``: the name of the method the parameter was given, when a caller between
+    #: knew it from its own argument (``method_name``), for the callers above it.
+    method: str | None = None
 
 
 #: The name of the placeholder ``Param`` for what a decorated helper returns, inside the wrapper
