@@ -2214,7 +2214,9 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         has (``Page.model_validate_json(body).data`` keeps that data's bound), nor for the run's
         own classes, acknowledgements, the request context or configuration objects."""
         if not listing_key(key) or CONFIG_WORDS & set(words(owner or "")) or \
-                any(isinstance(t, (Src, Measure, Param)) for t in base):
+                any(isinstance(t, (Src, Measure)) or isinstance(t, Param) and t.site is None for t in base):
+            # (a tool's own argument the object was made from, ``yf.Ticker(symbol)``, is an echo
+            # beside it, no data the tool has: its listings are still the service's)
             return held
         return frozenset(self._listing_of_object(t, node) for t in held)
 
@@ -2317,6 +2319,13 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
                     return self.one_of(base, node) | entry
                 if looped[0] is not None:
                     return apply_bound(base, looped[0]) | entry
+            if lit is None and isinstance(node.value, cst.Name) and node.value.value in self.env and \
+                    (literal_entries := self.dict_entries.get(node.value.value)) and \
+                    all(k is not None for k, _ in literal_entries):
+                # ``holders = {"major": t.major_holders, "insider": t.insider_transactions}``,
+                # ``holders[kind]``: whichever value of the dict the tool wrote the key picks, as
+                # that value is (not a field of a record)
+                return base | entry
             # an element or field keeps its source: rows iterate into ``r``, and ``r[0]`` is data;
             # an element of a table of clients is a client; a record's payload field
             # (``resp["Item"]``, ``page["content"]``) is as large as the record
