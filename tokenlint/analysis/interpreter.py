@@ -952,6 +952,9 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         #: point turns on, with their values (``Analyzer.closure_switches_on``): an ``if`` whose
         #: test they decide runs one branch only (``_switch_truth``).
         self.switches_on: dict[str, Literal] = {}
+        #: The HTTP responses (dotted names) an enclosing ``if`` found failed (``_failed_response``:
+        #: ``if resp.status_code >= 400:``): their body there is the service's error message.
+        self.failed_responses: set[str] = set()
         #: In a decorator's wrapper summarised as a helper: the name of the function it wraps, whose
         #: call stands for what the decorated helper returns (``Param(WRAPPED)``).
         self.wrapped_call: str | None = None
@@ -1420,9 +1423,10 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         checks_before = len(self.summary.checks)
         off = _switch_tested(node.test) in self.switches_off
         decided = _switch_truth(node.test, self.switches_on) if self.switches_on else None
+        failed, in_body = _failed_response(node.test)
         if decided is False:
             pass  # (``if response_limit is None: return everything`` with the switch on: dead code)
-        elif self.block(statements_of(node.body)) and not off:
+        elif self._branch(node.body, failed if in_body else None) and not off:
             envs.append(self.env)
         if off:
             # ``if token_limit: text = truncate(text, token_limit)`` with the server's switch off
@@ -1432,10 +1436,9 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         self.env = dict(base)
         if decided is True:
             falls = False  # (the ``else`` of a test the switch decides for the body)
-        elif isinstance(node.orelse, cst.If):
-            falls = self.if_(node.orelse)
         elif node.orelse is not None:
-            falls = self.block(statements_of(node.orelse))
+            # (an ``elif`` chain after ``if resp.status_code == 200:`` runs where it failed)
+            falls = self._branch(node.orelse, None if in_body else failed)
         else:
             # (``if max_results is not None: refs = refs[:max_results]`` with ``max_results=50``:
             # the body runs unless the model unsets the limit, a limit it can raise: TL107)
@@ -1449,6 +1452,20 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
             return False
         self.env = _join(envs, base)
         return True
+
+    def _branch(self, body: cst.BaseSuite | cst.Else | cst.If, failed: str | None) -> bool:
+        """Interpret one branch of an ``if`` (``block``; an ``elif``: ``if_``) or an ``except``
+        body; where ``failed`` names an HTTP response found failed there, its body read there is
+        an error message (``failed_responses``)."""
+        def run() -> bool:
+            return self.if_(body) if isinstance(body, cst.If) else self.block(statements_of(body))
+        if failed is None or failed in self.failed_responses:
+            return run()
+        self.failed_responses.add(failed)
+        try:
+            return run()
+        finally:
+            self.failed_responses.discard(failed)
 
     def _set_unless_unset(self, node: cst.If) -> bool:
         """Whether ``node`` (no ``else``) tests that a limit parameter of the tool is set
@@ -1666,11 +1683,15 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         after_body = self.env
         for h in node.handlers:
             self.env = _join([base, after_body], base)
+            failed: str | None = None
             if h.name is not None:
                 self.assign(h.name.name, EMPTY, None)
                 if isinstance(h.name.name, cst.Name):
                     self.exception_names.add(h.name.name.value)
-            if self.block(statements_of(h.body)):
+                    # ``except httpx.HTTPStatusError as e: return e.response.text``: the response
+                    # an HTTP error carries failed, its body is the service's error message
+                    failed = f"{h.name.name.value}.response"
+            if self._branch(h.body, failed):
                 envs.append(self.env)
         self.env = _join(envs, base) if envs else base
         if node.finalbody is not None:
@@ -2148,6 +2169,10 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
                     # Popen().stdout: a stream, read later (``.read()``, iteration)
                     return frozenset({Marker("process", procs[0].site)})
                 return frozenset({Src("TL104", self.a.site(self.mod, node), f"process .{attr}", procs[0].sql_bound)})
+        if attr in ("text", "content", "body") and dotted_name(node.value) in self.failed_responses:
+            # ``if resp.status_code >= 400: return f"failed: {resp.text}"``: the service's error
+            # message, not the data the request asked for
+            return EMPTY
         if attr in ("text", "content", "body", "data") and markers(base, "http_ack") and \
                 not markers(base, "http_response"):
             # what a write sent back: an acknowledgement, its fields the caller's echo
@@ -2577,6 +2602,11 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         if isinstance(func, cst.Attribute) and method in _REQUEST_BUILDERS:
             recv = self._resource_accessor(func.value, recv)
         name = (qn or dn or "").split(".")[-1]
+        if method in ("json", "text", "read") and isinstance(func, cst.Attribute) and \
+                dotted_name(func.value) in self.failed_responses:
+            # ``if not resp.ok: return {"error": resp.json()}``: the service's error message
+            self._args_flow(node)
+            return EMPTY
         if dn in ("next", "max", "min") and qn in (None, dn) and node.args and \
                 isinstance(node.args[0].value, cst.GeneratorExp):
             self._one_element_generators.add(id(node.args[0].value))  # one element of the generator
@@ -3247,6 +3277,52 @@ def _remade(outer: cst.CSTNode, inner: cst.CSTNode, name: str) -> bool:
         if isinstance(n, cst.AnnAssign) and dotted_name(n.target) == name:
             return True
     return False
+
+
+#: The attributes of an HTTP response that hold its status code (requests/httpx ``status_code``,
+#: aiohttp ``status``) and say it succeeded (``ok``, httpx ``is_success``) or failed (``is_error``).
+_STATUS_ATTRIBUTES = frozenset({"status_code", "status"})
+_SUCCESS_FLAGS = frozenset({"ok", "is_success"})
+_FAILURE_FLAGS = frozenset({"is_error", "is_client_error", "is_server_error"})
+
+
+def _failed_response(test: cst.BaseExpression) -> tuple[str | None, bool]:
+    """The response an ``if`` test checks for an HTTP failure (status 300-599, RFC 9110 section
+    15), with True when the ``if`` body is the failure branch and False when its ``else`` is:
+    ``resp.status_code >= 400``, ``!= 200``, ``not in (200, 201)``, ``not resp.ok``,
+    ``resp.is_error`` (body); ``resp.status_code == 200``, ``< 400``, ``resp.ok`` (else).
+    ``(None, True)`` for any other test."""
+    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+        name, in_body = _failed_response(test.expression)
+        return (name, not in_body) if name is not None else (None, True)
+    if isinstance(test, cst.Attribute) and isinstance(test.value, (cst.Name, cst.Attribute)):
+        if test.attr.value in _SUCCESS_FLAGS | _FAILURE_FLAGS:
+            return dotted_name(test.value), test.attr.value in _FAILURE_FLAGS
+        return None, True
+    if not (isinstance(test, cst.Comparison) and len(test.comparisons) == 1 and isinstance(test.left, cst.Attribute)
+            and test.left.attr.value in _STATUS_ATTRIBUTES and isinstance(test.left.value, (cst.Name, cst.Attribute))):
+        return None, True
+    name = dotted_name(test.left.value)
+    op = test.comparisons[0].operator
+    right = test.comparisons[0].comparator
+    codes = [int(e.value.value) for e in right.elements if isinstance(e.value, cst.Integer)] \
+        if isinstance(right, (cst.Tuple, cst.List, cst.Set)) else \
+        [int(right.value)] if isinstance(right, cst.Integer) else []
+    if not codes:
+        return None, True
+    code = codes[0]
+    success = all(200 <= c < 300 for c in codes)
+    if isinstance(op, (cst.GreaterThanEqual, cst.GreaterThan)) and 299 <= code < 600:
+        return name, True
+    if isinstance(op, cst.LessThan) and 300 <= code <= 600:
+        return name, False
+    if isinstance(op, (cst.NotEqual, cst.NotIn)) and success:
+        return name, True
+    if isinstance(op, (cst.Equal, cst.In)) and success:
+        return name, False
+    if isinstance(op, (cst.Equal, cst.In)) and all(400 <= c < 600 for c in codes):
+        return name, True
+    return None, True
 
 
 def _switch_tested(test: cst.BaseExpression) -> str | None:
