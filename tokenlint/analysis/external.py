@@ -304,9 +304,7 @@ class ExternalCalls(InterpreterState):
         collection by its name and never gets here."""
         callable_params = self._callable_params
         if callable_params is None:  # (read once per function, not at every call)
-            callable_params = self._callable_params = frozenset(
-                p.name.value for p in parameters(self.fn) if p.annotation is not None
-                and _CALLABLE_ANNOTATION.search(node_code(p.annotation.annotation))) \
+            callable_params = self._callable_params = callable_parameters(self.fn) \
                 if isinstance(self.fn, cst.FunctionDef) else frozenset()
         flows = []
         for a in node.args:
@@ -1396,6 +1394,13 @@ def record_of_get(flow: Flow, node: cst.Call, url_text: Callable[[cst.BaseExpres
 
 #: An annotation of a callable parameter (``Callable[[Any], Any]``, ``Awaitable``).
 _CALLABLE_ANNOTATION = re.compile(r"\bCallable\b|\bAwaitable\b|\bCoroutine\b")
+
+
+def callable_parameters(fn: cst.FunctionDef) -> frozenset[str]:
+    """The parameters of ``fn`` annotated as callables (``Callable[..., Any]``, ``Awaitable``,
+    ``Coroutine``: ``_CALLABLE_ANNOTATION``): what each caller passes there is code to run."""
+    return frozenset(p.name.value for p in parameters(fn) if p.annotation is not None
+                     and _CALLABLE_ANNOTATION.search(node_code(p.annotation.annotation)))
 
 #: Modules whose ``loads`` parses JSON text (``json.loads(resp.text)``, ``orjson.loads(raw)``).
 JSON_MODULES = frozenset({"json", "orjson", "ujson", "simplejson", "rapidjson", "ujson5", "json5"})

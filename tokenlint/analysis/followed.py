@@ -18,10 +18,10 @@ import libcst as cst
 
 from tokenlint.analysis import catalogue as cat
 from tokenlint.analysis.constants import string_literal
-from tokenlint.analysis.external import (_CALLABLE_ANNOTATION, ID_RECORDS_FAMILY, SIZE_UNKNOWN, _query_string_pairs, ack_of_write, drained,
+from tokenlint.analysis.external import (ID_RECORDS_FAMILY, SIZE_UNKNOWN, _query_string_pairs, ack_of_write, drained,
                                          body_of_json, posted_through,
                                          listing_key, part_of, record_of_get, url_resource, whole_record_sources,
-                                         api_record_bound, parsed_file)
+                                         api_record_bound, callable_parameters, parsed_file)
 from tokenlint.analysis.shapes import CONFIG_WORDS, Shape, call_shape, configuration_collection, words
 from tokenlint.analysis.state import InterpreterState, SqlBound
 from tokenlint.analysis.taints import (EMPTY, WRAPPED, Bound, Flow, Marker, Measure, Param, Site, Src, Taint, apply_bound, markers,
@@ -373,9 +373,7 @@ class FollowedCalls(InterpreterState):
         # (``self.model``), only a parameter declared a callable is taken for a method: ``def
         # run(model, text): return model(text)`` given a spaCy pipeline is that object called on
         # the text)
-        declared = _named_method(name) or any(
-            p.name.value == called.name and p.annotation is not None
-            and _CALLABLE_ANNOTATION.search(node_code(p.annotation.annotation)) for p in parameters(fn))
+        declared = _named_method(name) or called.name in callable_parameters(fn)
         here = self.a.site(self.mod, node)
         out: set = set()
         for x in passed:
@@ -414,8 +412,7 @@ class FollowedCalls(InterpreterState):
             return None
         family = next((cast(Marker, x).family for x in held if cast(Marker, x).family), None) or func.value
         self._args_flow(node)
-        return self.dispatched_call(node, name or "", self.a.site(self.mod, node),
-                                    callee=f"{family}.{name}()")
+        return self.dispatched_call(node, name, self.a.site(self.mod, node), callee=f"{family}.{name}()")
 
     def _argument_classes(self, fn: cst.FunctionDef, arg_flows: dict[str, Flow]) -> tuple[tuple[str, str], ...]:
         """The run's classes of the objects this call passes to parameters ``fn`` calls methods
@@ -900,11 +897,7 @@ def method_name(expr: cst.BaseExpression, mod: ParsedModule, scope: cst.Function
     if dotted_name(expr.func) == "getattr" and len(expr.args) >= 2:
         literal = string_literal(expr.args[1].value)
         return literal if literal is not None and literal.isidentifier() else None
-    qualified = mod.imports.qualify(expr.func)
-    if qualified is None and isinstance(expr.func, cst.Name) and expr.func.value in mod.functions:
-        helper: tuple[ParsedModule, cst.FunctionDef] | None = (mod, mod.functions[expr.func.value])
-    else:
-        helper = project.find_function(qualified) if qualified else None
+    helper = project.function_called(mod, expr.func)
     if helper is None:
         return None
     hmod, hfn = helper
@@ -945,9 +938,7 @@ def _looks_up_by_name(mod: ParsedModule, fn: cst.FunctionDef, project: Project, 
             continue
         if depth >= MAX_HELPER_DEPTH:
             continue
-        qualified = mod.imports.qualify(n.func)
-        helper = (mod, mod.functions[n.func.value]) if qualified is None and isinstance(n.func, cst.Name) \
-            and n.func.value in mod.functions else project.find_function(qualified) if qualified else None
+        helper = project.function_called(mod, n.func)
         if helper is not None and helper[1] is not fn and _looks_up_by_name(*helper, project, depth + 1):
             return True
     return False

@@ -772,11 +772,8 @@ class Analyzer:
             expr = dec.decorator
             target = expr.func if isinstance(expr, cst.Call) else expr
             hit: tuple[ParsedModule, cst.FunctionDef] | None = None
-            if isinstance(target, cst.Name) and target.value in module.functions:
-                hit = (module, module.functions[target.value])
-            elif isinstance(target, (cst.Name, cst.Attribute)):
-                qn = module.imports.qualify(target)
-                hit = self.project.find_function(qn) if qn else None
+            if isinstance(target, (cst.Name, cst.Attribute)):
+                hit = self.project.function_called(module, target)
                 if hit is None and isinstance(target, cst.Attribute) and isinstance(target.value, cst.Name):
                     hit = self._instance_method(module, target.value.value, target.attr.value)
             if hit is None:

@@ -292,3 +292,12 @@ class Project:
         """The def named by ``pkg.mod.func`` (or ``pkg.mod.Class.method``), re-exports followed
         (``_follow``)."""
         return self._follow(qualified, lambda mod, name: (mod, mod.functions[name]) if name in mod.functions else None)
+
+    def function_called(self, mod: ParsedModule, func: cst.BaseExpression) -> tuple[ParsedModule, cst.FunctionDef] | None:
+        """The def of the run a call of ``func`` written in ``mod`` reaches: a function of ``mod``
+        by its bare name, else the one ``mod``'s imports name (``find_function``); None for a
+        call of anything else (a method, a library)."""
+        if isinstance(func, cst.Name) and func.value in mod.functions:
+            return mod, mod.functions[func.value]
+        qualified = mod.imports.qualify(func)
+        return self.find_function(qualified) if qualified else None
