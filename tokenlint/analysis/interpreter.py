@@ -2554,7 +2554,7 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
 
     # -- calls --------------------------------------------------------------------------------
     def _line_match(self, value: cst.BaseExpression) -> bool:
-        """Whether ``value`` is the match of a ``re.search`` / ``re.match`` / ``re.fullmatch``
+        r"""Whether ``value`` is the match of a ``re.search`` / ``re.match`` / ``re.fullmatch``
         (directly or through a local) whose literal pattern cannot span lines: no ``re.S`` /
         ``re.DOTALL`` flag or ``(?s)``, nothing that matches a newline (``\s``, ``\W``, ``\D``,
         a negated class ``[^...]``, ``\n``: ``_SPANS_LINES``; Python Library Reference, ``re``:
