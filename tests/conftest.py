@@ -30,6 +30,7 @@ E2E_FIXTURES = frozenset({"e2e_runs", "e2e_fix_runs", "profile_run"})
 os.environ.setdefault("HYPOTHESIS_STORAGE_DIRECTORY", str(USER_CACHE / "hypothesis"))
 
 
+@pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Mark e2e tests found by file or fixture (``e2e`` in the file name, ``E2E_FILES``,
     ``E2E_FIXTURES``), and skip every e2e test when ``TOKENLINT_SKIP_E2E`` is set.
@@ -37,7 +38,11 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     Under pytest-xdist (``-n auto``, ``--dist loadgroup`` from pyproject.toml) each item gets an
     ``xdist_group`` (``_xdist_group``), so that a worker computes a module's or a session's
     shared results (the fixtures' check, the SDK driver runs) once and no other worker repeats
-    them."""
+    them. ``tryfirst``: xdist's worker reads the ``xdist_group`` marks in its own
+    ``pytest_collection_modifyitems`` (appending ``@group`` to each node id), which pluggy would
+    otherwise call before this one (it was registered later): then no test had a group, every
+    test was its own unit, and both workers set up the module fixtures and started every SDK
+    driver run."""
     skip = pytest.mark.skip(reason="TOKENLINT_SKIP_E2E is set") if os.environ.get("TOKENLINT_SKIP_E2E") else None
     for item in items:
         name = item.path.name
