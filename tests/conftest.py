@@ -51,21 +51,84 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         if skip is not None and item.get_closest_marker("e2e") is not None:
             item.add_marker(skip)
         if item.get_closest_marker("xdist_group") is None:
-            item.add_marker(pytest.mark.xdist_group(_xdist_group(item)))
+            group = _xdist_group(item)
+            if group is not None:
+                item.add_marker(pytest.mark.xdist_group(group))
 
 
-def _xdist_group(item: pytest.Item) -> str:
+#: Fixtures wider than a test that every worker may set up for itself: cheap, so a test that
+#: needs no other shared fixture is distributed on its own (``_xdist_group``).
+PER_WORKER_FIXTURES = frozenset({"_cache_outside_the_checkout", "cl100k", "redis_url"})
+#: The prefix of the groups ``_Scheduling`` hands out first.
+EARLY = "e2e:"
+
+
+def _shares_a_fixture(item: pytest.Item) -> bool:
+    """Whether the test uses a module-, package- or session-scoped fixture of the suite's own (a
+    conftest's or its module's, ``PER_WORKER_FIXTURES`` aside) that is computed once for the
+    tests sharing it (``test_fixtures.fixture_run``, ``test_fix.fixed_fixtures``,
+    ``fixtures_report``...). True when pytest does not say."""
+    info = getattr(item, "_fixtureinfo", None)
+    if info is None:
+        return True
+    for name, defs in info.name2fixturedefs.items():
+        if not defs or name in PER_WORKER_FIXTURES:
+            continue
+        definition = defs[-1]
+        if definition.scope != "function" and str(definition.baseid).startswith("tests"):
+            return True
+    return False
+
+
+def _xdist_group(item: pytest.Item) -> str | None:
     """The pytest-xdist group of a test: the e2e tests of one test package together (they share
     the session's driver runs over the SDK venvs: ``tests/runtime/conftest.py``,
-    ``tests/fix/conftest.py``), any other test with the tests of its module (module-scoped
-    fixtures such as ``test_fixtures.fixture_run``)."""
+    ``tests/fix/conftest.py``), any other test that shares a fixture (``_shares_a_fixture``)
+    with the tests of its module (module-scoped fixtures such as ``test_fixtures.fixture_run``),
+    and none for a test that shares nothing: it is a unit of its own, so that the few long tests
+    of a module (test_fix_style.py, test_fuzz.py, test_determinism.py) run on both workers
+    instead of one. E2E groups start with ``EARLY``: ``_Scheduling`` hands them out first, so
+    that the SDK drivers and pip runs they wait on overlap the rest of the suite instead of
+    trailing it (an e2e test of its own is ``e2e:`` and its node id)."""
     try:
         relative = item.path.resolve().relative_to(REPO / "tests")
     except ValueError:  # (a test outside tests/, named on the command line)
         return item.path.as_posix()
-    if item.get_closest_marker("e2e") is not None and len(relative.parts) > 1:
-        return f"e2e:{relative.parts[0]}"
-    return relative.as_posix()
+    e2e = item.get_closest_marker("e2e") is not None
+    if e2e and len(relative.parts) > 1:
+        return f"{EARLY}{relative.parts[0]}"
+    if _shares_a_fixture(item):
+        return f"{EARLY if e2e else ''}{relative.as_posix()}"
+    if e2e:  # ("[" and "]" would hide the group from pytest-xdist's loadgroup)
+        return EARLY + item.nodeid.translate(str.maketrans("[]", "()"))
+    return None
+
+
+try:
+    from xdist.scheduler import LoadGroupScheduling
+except ImportError:  # (pytest-xdist not installed: the suite runs in one process)
+    LoadGroupScheduling = None
+
+if LoadGroupScheduling is not None:
+
+    class _Scheduling(LoadGroupScheduling):
+        """``--dist loadgroup`` with the e2e groups (``EARLY``) handed out first; the other
+        units follow in pytest-xdist's order (the largest groups first, then single tests)."""
+
+        _ordered = False
+
+        def _assign_work_unit(self, node) -> None:
+            if not self._ordered:
+                self._ordered = True
+                for scope in [s for s in self.workqueue if s.startswith(EARLY)][::-1]:
+                    self.workqueue.move_to_end(scope, last=False)
+            super()._assign_work_unit(node)
+
+    def pytest_xdist_make_scheduler(config: pytest.Config, log):
+        """``_Scheduling`` for ``--dist loadgroup`` (pyproject.toml's addopts)."""
+        if config.getvalue("dist") == "loadgroup":
+            return _Scheduling(config, log)
+        return None
 
 
 @pytest.fixture(scope="session", autouse=True)
