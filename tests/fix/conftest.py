@@ -3,8 +3,9 @@
 ``fixed_copy`` (no SDK needed): fixtures/runnable copied twice to a temporary directory, one copy
 rewritten by ``python -m tokenlint fix``. ``e2e_fix_runs`` (needs the SDK venvs of
 tests/runtime/runtime_sdk_envs.py, skipped with ``TOKENLINT_SKIP_E2E=1``): one driver run per
-server x SDK, all started at once in threads, each driving the original and the rewritten server
-over stdio with the real ``mcp`` client.
+server x SDK, all queued at once in threads, each driving the original and the rewritten server
+over stdio with the real ``mcp`` client, as many at a time as ``runtime_sdk_envs.DRIVER_SLOTS``
+allows.
 """
 
 from __future__ import annotations
@@ -85,10 +86,12 @@ def _drive(fixed: FixedCopy, out_dir: Path, server_id: str, venv: str, script: s
             "calls": [{"tool": c.tool, "args": c.args} for c in CALLS[script]]}
     spec_path, out = out_dir / f"{server_id}.spec.json", out_dir / f"{server_id}.json"
     spec_path.write_text(json.dumps(spec), encoding="utf-8")
-    proc = subprocess.run(
-        [str(_venv_python(venv)), str(HERE / "fix_e2e_driver.py"), str(spec_path), str(out)],
-        cwd=str(HERE), env=sdk_envs.driver_env(), capture_output=True, text=True, timeout=600,
-    )
+    python = _venv_python(venv)
+    with sdk_envs.driver_slot():
+        proc = subprocess.run(
+            [str(python), str(HERE / "fix_e2e_driver.py"), str(spec_path), str(out)],
+            cwd=str(HERE), env=sdk_envs.driver_env(), capture_output=True, text=True, timeout=600,
+        )
     if proc.returncode != 0:
         raise RuntimeError(f"driver failed for {server_id}:\n{proc.stderr[-6000:]}")
     return json.loads(out.read_text(encoding="utf-8"))
@@ -96,7 +99,8 @@ def _drive(fixed: FixedCopy, out_dir: Path, server_id: str, venv: str, script: s
 
 @pytest.fixture(scope="session")
 def e2e_fix_runs(fixed_copy, tmp_path_factory) -> dict[str, Future]:
-    """Server id -> future of its driver's observations; every run starts at once."""
+    """Server id -> future of its driver's observations; every run is queued at once and runs
+    in a driver slot (``runtime_sdk_envs.driver_slot``)."""
     if os.environ.get("TOKENLINT_SKIP_E2E"):
         pytest.skip("TOKENLINT_SKIP_E2E is set")
     out_dir = tmp_path_factory.mktemp("fix-e2e-runs")

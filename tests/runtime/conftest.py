@@ -1,9 +1,10 @@
 """Fixtures of the runtime tests: the SDK venvs and one driver run per fixture server.
 
 Every driver run (``driver.py`` with a venv's python, driving one server over stdio with the real
-``mcp`` client; ``http_driver.py``, several clients over streamable HTTP) is started as soon as its
-venv is ready, all of them concurrently, and its JSON observations are shared by the tests of that
-server.
+``mcp`` client; ``http_driver.py``, several clients over streamable HTTP) is queued as soon as its
+venv is ready and runs when one of ``runtime_sdk_envs.DRIVER_SLOTS`` is free (one a core, shared
+with the fix e2e drivers and the other pytest workers), and its JSON observations are shared by the
+tests of that server.
 """
 
 from __future__ import annotations
@@ -50,12 +51,13 @@ class _Runs:
                driver: str = "driver.py") -> dict[str, Any]:
         python = self.venv(venv).result()
         out = self.tmp / f"{server_id}-{driver}.json"
-        proc = subprocess.run(
-            [str(python), str(HERE / driver), str(HERE / "servers" / script), str(out),
-             *server_arguments],
-            cwd=str(HERE), env=sdk_envs.driver_env(), capture_output=True, text=True,
-            timeout=600,
-        )
+        with sdk_envs.driver_slot():
+            proc = subprocess.run(
+                [str(python), str(HERE / driver), str(HERE / "servers" / script), str(out),
+                 *server_arguments],
+                cwd=str(HERE), env=sdk_envs.driver_env(), capture_output=True, text=True,
+                timeout=600,
+            )
         if proc.returncode != 0:
             raise RuntimeError(f"driver failed for {server_id}:\n{proc.stderr[-6000:]}")
         return json.loads(out.read_text(encoding="utf-8"))

@@ -20,11 +20,14 @@ The runtime itself is not installed there: it is stdlib-only and reached through
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import os
 import shutil
 import subprocess
 import sys
+import time
+from collections.abc import Iterator
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
@@ -114,6 +117,35 @@ def ensure_venv(name: str) -> Path:
             return venv_python(name)
         finally:
             fcntl.flock(lock, fcntl.LOCK_UN)
+
+
+#: How many driver runs (each a client process and its server processes, CPU-bound) may run at
+#: once across every pytest worker of this checkout: one a core. The runtime and fix e2e
+#: fixtures start all their runs at once in threads; on 2 cores ~19 drivers at once made each
+#: one slow enough for an HTTP driver to miss its deadline.
+DRIVER_SLOTS = max(2, os.cpu_count() or 2)
+
+
+@contextlib.contextmanager
+def driver_slot() -> Iterator[None]:
+    """Hold one of ``DRIVER_SLOTS`` slots (an ``fcntl`` lock on ``.venvs/.driver-slot-N.lock``,
+    shared by the pytest-xdist workers and the threads of each) while a driver runs."""
+    VENVS.mkdir(exist_ok=True)
+    while True:
+        for slot in range(DRIVER_SLOTS):
+            lock = open(VENVS / f".driver-slot-{slot}.lock", "w")
+            try:
+                fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                lock.close()
+                continue
+            try:
+                yield
+                return
+            finally:
+                fcntl.flock(lock, fcntl.LOCK_UN)
+                lock.close()
+        time.sleep(0.1)
 
 
 def driver_env() -> dict[str, str]:

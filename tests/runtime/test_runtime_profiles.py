@@ -56,10 +56,11 @@ def _check(profile: str, form: str, text: str, cl100k) -> None:
 def profile_run(request, e2e_runs, tmp_path_factory):
     python = e2e_runs.venv(request.param).result()
     out = tmp_path_factory.mktemp("profiles") / "obs.json"
-    proc = subprocess.run(
-        [str(python), str(HERE / "profile_driver.py"), str(HERE / "servers" / "profile_server.py"),
-         str(out)], cwd=str(HERE), env=sdk_envs.driver_env(), capture_output=True, text=True,
-        timeout=600)
+    with sdk_envs.driver_slot():
+        proc = subprocess.run(
+            [str(python), str(HERE / "profile_driver.py"),
+             str(HERE / "servers" / "profile_server.py"), str(out)],
+            cwd=str(HERE), env=sdk_envs.driver_env(), capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stderr[-6000:]
     return json.loads(out.read_text(encoding="utf-8"))
 

@@ -29,10 +29,11 @@ def replicas_run(request, e2e_runs, redis_url, tmp_path):
     env = sdk_envs.driver_env()
     env["TOKENLINT_STORE_URL"] = redis_url.rsplit("/", 1)[0] + f"/{VENVS[request.param]}"
     out = tmp_path / "obs.json"
-    proc = subprocess.run(
-        [str(python), str(HERE / "shared_store_driver.py"),
-         str(HERE / "servers" / "shared_store_server.py"), str(out)],
-        cwd=str(HERE), env=env, capture_output=True, text=True, timeout=300)
+    with sdk_envs.driver_slot():
+        proc = subprocess.run(
+            [str(python), str(HERE / "shared_store_driver.py"),
+             str(HERE / "servers" / "shared_store_server.py"), str(out)],
+            cwd=str(HERE), env=env, capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr[-6000:]
     return json.loads(out.read_text(encoding="utf-8"))
 
