@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 import time
@@ -19,9 +20,21 @@ from helpers import FIXTURES, REPO, check, write
 from tokenlint.config import Settings
 
 
-def test_same_result_cold_and_warm_cache(tmp_path, fixtures_report):
-    cache = tmp_path / "cache"
-    cold = check([str(FIXTURES)], Settings(), jobs=2, cache_dir=cache)
+@pytest.fixture(scope="module")
+def cold_cache(tmp_path_factory):
+    """``fixtures/`` checked once into an empty cache (``-j 2``): (the cache, that ``RunResult``).
+    The full check is the suite's longest step here; each test takes its own copy of the cache
+    (``_copy``), so that what one test writes there no other one sees."""
+    cache = tmp_path_factory.mktemp("cold") / "cache"
+    return cache, check([str(FIXTURES)], Settings(), jobs=2, cache_dir=cache)
+
+
+def _copy(cache: Path, tmp_path: Path) -> Path:
+    return Path(shutil.copytree(cache, tmp_path / "cache"))
+
+
+def test_same_result_cold_and_warm_cache(tmp_path, fixtures_report, cold_cache):
+    cache, cold = _copy(cold_cache[0], tmp_path), cold_cache[1]
     assert (cache / ".gitignore").read_text().splitlines()[-1] == "*"
     assert any(cache.rglob("files.json")) and len(list(cache.rglob("groups/*/*.json"))) > 2
     warm = check([str(FIXTURES)], Settings(), jobs=1, cache_dir=cache)
@@ -31,9 +44,8 @@ def test_same_result_cold_and_warm_cache(tmp_path, fixtures_report):
     assert ("split_server/tools_db.py", "all_orders") in tools  # registered on a server of another module
 
 
-def test_cache_is_keyed_by_settings(tmp_path):
-    cache = tmp_path / "cache"
-    everything = check([str(FIXTURES)], Settings(), cache_dir=cache).result
+def test_cache_is_keyed_by_settings(tmp_path, cold_cache):
+    cache, everything = _copy(cold_cache[0], tmp_path), cold_cache[1].result
     only = Settings(select=("TL401",))
     assert check([str(FIXTURES)], only, cache_dir=cache).result == check([str(FIXTURES)], only).result
     assert check([str(FIXTURES)], Settings(), cache_dir=cache).result == everything
@@ -141,10 +153,9 @@ def test_cache_dir_is_git_ignored_in_this_repository():
     assert subprocess.run(["git", "check-ignore", "-q", ".tokenlint_cache/x"], cwd=REPO).returncode == 0
 
 
-def test_a_fully_cached_run_does_not_load_libcst(tmp_path):
+def test_a_fully_cached_run_does_not_load_libcst(tmp_path, cold_cache):
     """A warm re-run must start fast: it reads the cache and imports no LibCST or analysis."""
-    cache = tmp_path / "cache"
-    check([str(FIXTURES)], Settings(), cache_dir=cache)
+    cache = _copy(cold_cache[0], tmp_path)
     time.sleep(0.01)
     code = (
         "import sys\n"
