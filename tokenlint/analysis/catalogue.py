@@ -120,6 +120,21 @@ PATH_FUNCTIONS = frozenset(
                  "relpath", "expanduser", "expandvars", "normcase", "commonpath", "commonprefix")
 ) | frozenset({"os.getcwd", "tempfile.gettempdir", "tempfile.mkdtemp", "tempfile.mktemp", "shutil.which"})
 
+#: Types whose every instance is one number, flag, moment or constant of a fixed short size (Python
+#: Library Reference: built-in numeric types, ``enum``, ``datetime``, ``decimal``, ``fractions``,
+#: ``uuid``, ``numbers``; NumPy's scalar base classes): a branch that runs only when
+#: ``isinstance(value, T)`` holds for such types (``if isinstance(value, Enum): return
+#: value.value``) handles a scalar there, whatever the caller passes. ``str`` and ``bytes`` are
+#: not here: their size is the data's.
+SCALAR_TYPES = frozenset({
+    "int", "float", "bool", "complex",
+    "enum.Enum", "enum.IntEnum", "enum.StrEnum", "enum.Flag", "enum.IntFlag",
+    "datetime.datetime", "datetime.date", "datetime.time", "datetime.timedelta", "datetime.timezone",
+    "decimal.Decimal", "fractions.Fraction", "uuid.UUID",
+    "numbers.Number", "numbers.Complex", "numbers.Real", "numbers.Rational", "numbers.Integral",
+    "numpy.generic", "numpy.number", "numpy.integer", "numpy.floating", "numpy.bool_",
+})
+
 #: Builtins whose result is a number or flag, never the data itself.
 SCALAR_BUILTINS = frozenset(
     {"bool", "int", "float", "round", "abs", "isinstance", "issubclass", "hasattr", "callable",
@@ -136,6 +151,11 @@ SCALAR_METHODS = frozenset(
      "total_seconds", "timestamp", "isoformat", "strftime", "hexdigest", "digest", "mkdir",
      "unlink", "write_text", "write_bytes", "touch", "rename", "replace_file"}
 )
+
+#: Methods of ``SCALAR_METHODS`` that, given a positional argument, read the thing it names
+#: instead: GitPython's ``Repo.commit(rev)`` gives that commit (its message, its diff), where a
+#: DB-API ``conn.commit()`` takes none.
+READS_WHEN_GIVEN = frozenset({"commit"})
 
 #: Attributes that are scalars whatever their owner. ``counters`` is the fixed record of counts a
 #: write reports (neo4j's ``ResultSummary.counters``: nodes_created, properties_set, ...);

@@ -202,6 +202,30 @@ def literal_value(mod: ParsedModule | None, node: cst.BaseExpression | None, dep
     return None
 
 
+#: First character of a ``member_token``: no literal string of a server starts with it.
+_MEMBER_MARK = "\x00"
+
+
+def member_token(node: cst.BaseExpression | None) -> str | None:
+    """A ``Literal`` standing for a class's member named by ``node`` (``ToolName.GET_TABLES``,
+    ``tools.Action.list``: a CapWords class, then the member), so that an ``if``/``match`` that
+    compares a parameter with members can be decided for a caller that passes one; two tokens
+    are equal when they name the same class and member (the last two parts). None for anything
+    else. A token is never equal to a real literal (``is_member_token``)."""
+    name = dotted_name(node) if isinstance(node, cst.Attribute) else None
+    if name is None:
+        return None
+    parts = name.split(".")
+    if not parts[-2].lstrip("_")[:1].isupper() or parts[-1][:1] == "_":
+        return None
+    return f"{_MEMBER_MARK}{parts[-2]}.{parts[-1]}"
+
+
+def is_member_token(value: Literal | None) -> bool:
+    """Whether ``value`` is a ``member_token``."""
+    return isinstance(value, str) and value.startswith(_MEMBER_MARK)
+
+
 def _rebinds(scope: cst.FunctionDef, name: str) -> bool:
     """Whether ``scope``'s body assigns ``name`` (the parameter no longer holds what was passed)."""
     for n in walk(scope.body):

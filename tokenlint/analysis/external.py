@@ -18,7 +18,7 @@ from tokenlint.analysis import catalogue as cat
 from tokenlint.analysis import graphql
 from tokenlint.analysis.constants import (SAME_TEXT_METHODS, class_constant, literal_table, module_constant,
                                           string_literal)
-from tokenlint.analysis.shapes import (COLLECTION_VERBS, MASS_NOUNS, REDUCTIONS, TEXT_NOUNS, WRITE_VERBS, Shape, call_shape, is_plural,
+from tokenlint.analysis.shapes import (COLLECTION_VERBS, MASS_NOUNS, REDUCTIONS, TEXT_NOUNS, WRITE_VERBS, Shape, call_shape, credential_class, is_plural,
                                        configuration_collection, configuration_object, data_name,
                                        open_field, singular, words)
 from tokenlint.analysis.state import InterpreterState
@@ -69,6 +69,13 @@ class ExternalCalls(InterpreterState):
             # sends back its acknowledgement (updatedCells, the new id), not data
             self.summary.untraced.append(f"{dotted_name(func) or '….execute'}()")
             return frozenset({Marker("object", site, fixed=True, family=ACK_FAMILY)})
+        made = name if method is None else (dotted_name(func.value) or "").split(".")[-1] \
+            if isinstance(func, cst.Attribute) else ""
+        if credential_class(made):
+            # ``Credentials.new_from_json(f.read())``, ``DefaultAzureCredential()``: a credential
+            # made of a stored secret, which requests are signed with and no response holds
+            self.summary.untraced.append(f"{dotted_name(func) or name}()")
+            return frozenset({Marker("object", site, family=qn)})
         if method is not None:
             assert isinstance(func, cst.Attribute)
             if method in VALUE_METHODS and isinstance(func.value, cst.Name) and func.value.value in self.built_dicts():
@@ -191,6 +198,8 @@ class ExternalCalls(InterpreterState):
         if isinstance(owner_node, cst.Subscript):  # a generic class: ``Wrapper[list[str]].model_validate(r)``
             owner_node = owner_node.value
         owner = (dotted_name(owner_node) or "").split(".")[-1] if owner_node is not None else ""
+        if not owner and isinstance(owner_node, cst.Attribute):
+            owner = owner_node.attr.value  # (``_client(ctx).containers.get(id)``)
         if _CONSTRUCTOR_NAME.search(name) or (owner[:1].isupper() and _ALT_CONSTRUCTOR.match(name)):
             # ``spec.fetcher_class(...)``, ``Model.model_validate(data)``, ``Cfg.from_env()``
             self.summary.untraced.append(callee)

@@ -18,6 +18,7 @@ import libcst as cst
 
 from tokenlint.analysis import catalogue as cat
 from tokenlint.analysis.constants import string_literal
+from tokenlint.analysis.entry_points import Literal, literal_value, member_token
 from tokenlint.analysis.external import (ID_RECORDS_FAMILY, SIZE_UNKNOWN, _query_string_pairs, ack_of_write, drained,
                                          body_of_json, posted_through,
                                          listing_key, part_of, record_of_get, url_resource, whole_record_sources,
@@ -31,7 +32,7 @@ from tokenlint.analysis.values import (ACCUMULATORS, EMPTY_FACTORIES, MAX_HELPER
                                        method_class, optional_inner)
 from tokenlint.source.functions import gathering_parameters, parameters
 from tokenlint.source.imports import dotted_name
-from tokenlint.source.walk import code_children, node_code, walk
+from tokenlint.source.walk import code_children, node_code, walk, walk_own
 
 if TYPE_CHECKING:
     from tokenlint.analysis.interpreter import Summary
@@ -268,7 +269,8 @@ class FollowedCalls(InterpreterState):
             if flow is not None:
                 return flow
         arg_flows = self._bind_args(node, fn)
-        summary = self.a.helper_summary(module, fn, self.depth, self._argument_classes(fn, arg_flows))
+        summary = self.a.helper_summary(module, fn, self.depth, self._argument_classes(fn, arg_flows),
+                                        self._branches_chosen(node, fn))
         if summary is None:
             return union(*arg_flows.values())
         # a parameter given one element of a collection this function walks (``[clean(el) for el
@@ -413,6 +415,24 @@ class FollowedCalls(InterpreterState):
         family = next((cast(Marker, x).family for x in held if cast(Marker, x).family), None) or func.value
         self._args_flow(node)
         return self.dispatched_call(node, name, self.a.site(self.mod, node), callee=f"{family}.{name}()")
+
+    def _branches_chosen(self, node: cst.Call, fn: cst.FunctionDef) -> tuple[tuple[str, Literal], ...]:
+        """The parameters of ``fn`` that its ``if``/``match`` branch on (``branch_parameters``)
+        with the literal or class member this call passes for each (sorted pairs): a dispatcher
+        ``execute_tool(tool_name, **kwargs)`` testing ``if tool_name == ToolName.GET_TABLES:``,
+        called with ``ToolName.GET_TABLES``, runs that branch alone for this call
+        (``Analyzer.helper_summary``'s ``switches``)."""
+        chosen: dict[str, Literal] = {}
+        for name in branch_parameters(fn, self.a.branchers):
+            given = arg_node(node, fn, name)
+            if given is None:
+                continue
+            value: Literal | None = member_token(given)
+            if value is None:
+                value = literal_value(self.mod, given)
+            if value is not None:
+                chosen[name] = value
+        return tuple(sorted(chosen.items()))
 
     def _argument_classes(self, fn: cst.FunctionDef, arg_flows: dict[str, Flow]) -> tuple[tuple[str, str], ...]:
         """The run's classes of the objects this call passes to parameters ``fn`` calls methods
@@ -795,6 +815,39 @@ def dispatch_parameters(fn: cst.FunctionDef, cache: dict[int, frozenset[str]]) -
             n.args[1].value.value for n in walk(fn.body)
             if isinstance(n, cst.Call) and dotted_name(n.func) == "getattr" and len(n.args) >= 2
             and isinstance(n.args[1].value, cst.Name) and n.args[1].value.value in names)
+    return found
+
+
+def branch_parameters(fn: cst.FunctionDef, cache: dict[int, frozenset[str]]) -> frozenset[str]:
+    """The parameters of ``fn`` that an ``if`` or ``elif`` of its own body compares with a literal
+    or a class's member (``if tool_name == ToolName.GET_SCHEMAS:``, ``elif action == "list":``)
+    or that a ``match`` takes as its subject, and that ``fn`` never rebinds: the ones a caller
+    passing a literal decides branches with. Computed once per def (``cache``: the analyzer's
+    table, by ``id``)."""
+    key = id(fn)
+    found = cache.get(key)
+    if found is not None:
+        return found
+    names = {p.name.value for p in [*fn.params.posonly_params, *fn.params.params, *fn.params.kwonly_params]}
+    tested: set[str] = set()
+    rebound: set[str] = set()
+    for n in walk_own(fn.body):
+        if isinstance(n, cst.If):
+            for c in walk(n.test):
+                if isinstance(c, cst.Comparison) and len(c.comparisons) == 1 and \
+                        isinstance(c.comparisons[0].operator, (cst.Equal, cst.NotEqual, cst.Is, cst.IsNot)):
+                    sides = (c.left, c.comparisons[0].comparator)
+                    for a, b in (sides, sides[::-1]):
+                        if isinstance(a, cst.Name) and a.value in names and \
+                                (member_token(b) is not None or literal_value(None, b) is not None):
+                            tested.add(a.value)
+        elif isinstance(n, cst.Match) and isinstance(n.subject, cst.Name) and n.subject.value in names:
+            tested.add(n.subject.value)
+        elif isinstance(n, (cst.AssignTarget, cst.AugAssign, cst.AnnAssign)):
+            target = n.target
+            if isinstance(target, cst.Name):
+                rebound.add(target.value)
+    found = cache[key] = frozenset(tested - rebound)
     return found
 
 

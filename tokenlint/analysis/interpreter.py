@@ -26,7 +26,8 @@ from tokenlint.analysis import catalogue as cat
 from tokenlint.analysis.caches import cache_hit, read_through_stores
 from tokenlint.analysis.registries import session_registry
 from tokenlint.analysis.configured import filled_from_configuration
-from tokenlint.analysis.entry_points import Literal, factory_module_names, factory_settings, literal_value
+from tokenlint.analysis.entry_points import (Literal, factory_module_names, factory_settings, is_member_token, literal_value,
+                                              member_token)
 from tokenlint.analysis.constants import (Constants, keyword_arg, le_in_annotation, module_constant,
                                           string_literal)
 from tokenlint.analysis.external import (ACK_FAMILY, CONTEXT_FAMILY, HEADERS_FAMILY, ID_RECORDS_FAMILY,
@@ -184,6 +185,8 @@ class Analyzer:
         self.forwarders: dict[int, int | None] = {}
         #: ``followed.dispatch_parameters`` of each def asked about, by ``id``.
         self.dispatchers: dict[int, frozenset[str]] = {}
+        #: ``followed.branch_parameters`` of each def asked about, by ``id``.
+        self.branchers: dict[int, frozenset[str]] = {}
         self._configured: dict[tuple[str, str], bool] = {}
         self._module_data: dict[str, dict[str, Flow]] = {}
         self._globals: dict[str, frozenset[str]] = {}
@@ -1421,6 +1424,9 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         off = _switch_tested(node.test) in self.switches_off
         decided = _switch_truth(node.test, self.switches_on) if self.switches_on else None
         failed, in_body = _failed_response(node.test)
+        scalar, scalar_in_body = self._scalar_tested(node.test)
+        if scalar is not None and scalar_in_body:
+            self.env[scalar] = EMPTY  # (``if isinstance(value, Enum): return value.value``)
         if decided is False:
             pass  # (``if response_limit is None: return everything`` with the switch on: dead code)
         elif self._branch(node.body, failed if in_body else None) and not off:
@@ -1431,6 +1437,8 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
             # size checks bound nothing
             del self.summary.checks[checks_before:]
         self.env = dict(base)
+        if scalar is not None and not scalar_in_body:
+            self.env[scalar] = EMPTY  # (``if not isinstance(value, int): raise ...``, then ``value``)
         if decided is True:
             falls = False  # (the ``else`` of a test the switch decides for the body)
         elif node.orelse is not None:
@@ -1449,6 +1457,30 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
             return False
         self.env = _join(envs, base)
         return True
+
+    def _scalar_tested(self, test: cst.BaseExpression) -> tuple[str | None, bool]:
+        """The local an ``if`` test finds to be a scalar (``isinstance(value, T)`` with every ``T``
+        of ``catalogue.SCALAR_TYPES``: a number, flag, moment or enum member), with True when the
+        ``if`` body is where it is one and False when its ``else`` is (``not isinstance(...)``);
+        ``(None, True)`` for any other test. Builtin names count unless the module rebinds them."""
+        if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+            name, in_body = self._scalar_tested(test.expression)
+            return (name, not in_body) if name is not None else (None, True)
+        if not (isinstance(test, cst.Call) and isinstance(test.func, cst.Name) and test.func.value == "isinstance"
+                and len(test.args) == 2 and isinstance(test.args[0].value, cst.Name)
+                and "isinstance" not in self.mod.imports.names):
+            return None, True
+        kinds = test.args[1].value
+        types = [e.value for e in kinds.elements] if isinstance(kinds, cst.Tuple) else [kinds]
+
+        def scalar_type(t: cst.BaseExpression) -> bool:
+            name = self.mod.imports.qualify(t)
+            if name is None and isinstance(t, cst.Name) and t.value not in self.mod.classes:
+                name = t.value
+            return name in cat.SCALAR_TYPES
+        if types and all(scalar_type(t) for t in types):
+            return test.args[0].value.value, True
+        return None, True
 
     def _branch(self, body: cst.BaseSuite | cst.Else | cst.If, failed: str | None) -> bool:
         """Interpret one branch of an ``if`` (``block``; an ``elif``: ``if_``) or an ``except``
@@ -2254,9 +2286,12 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
     def _attribute_class(self, base: Flow, attr: str) -> str | None:
         """The class of the run whose object attribute ``attr`` of ``base`` holds, when ``base`` is
         an object of one class of the run whose methods set ``self.<attr>`` to an object of a
-        class (``instance_attribute_family``); else None."""
+        class (``instance_attribute_family``); else None. A helper's parameter annotated with
+        that class (``container: "ServicesContainer"``) is such an object whatever each caller
+        passes."""
         families = {t.family for t in base if isinstance(t, Marker) and t.kind == "object" and not t.whole}
-        if len(families) != 1 or any(not (isinstance(t, Marker) and t.kind == "object") for t in base):
+        if len(families) != 1 or any(not (isinstance(t, Marker) and t.kind == "object")
+                                     and not (isinstance(t, Param) and t.site is None and not t.part) for t in base):
             return None
         family = next(iter(families))
         hit = self.a.project.resolve_class(family) if family else None
@@ -3370,7 +3405,12 @@ def _matching_case(cases: Sequence[cst.MatchCase], value: Literal) -> cst.MatchC
                 return case
             if not isinstance(option, cst.MatchValue):
                 return None
-            if literal_value(None, option.value) == value:
+            given: Literal | None = member_token(option.value)
+            if given is None:
+                given = literal_value(None, option.value)
+            if given is None or is_member_token(given) != is_member_token(value):
+                return None
+            if given == value:
                 return case
     return None
 
@@ -3405,7 +3445,11 @@ def _truth(test: cst.BaseExpression, values: dict[str, Literal]) -> bool | None:
             same = a is None and b is None or (a is not None and b is not None and a == b and type(a) is type(b))
             return same if isinstance(op, cst.Is) else not same
         if isinstance(op, (cst.Equal, cst.NotEqual)):
+            if is_member_token(a) != is_member_token(b) and a is not None and b is not None:
+                return None  # (a ``str`` enum's member may equal a string)
             return (a == b) == isinstance(op, cst.Equal)
+        if is_member_token(a) or is_member_token(b):
+            return None
         if a is None or b is None or isinstance(a, str) != isinstance(b, str):
             return None
         compare = {cst.LessThan: lambda: a < b, cst.LessThanEqual: lambda: a <= b,  # type: ignore[operator]
@@ -3418,12 +3462,16 @@ def _truth(test: cst.BaseExpression, values: dict[str, Literal]) -> bool | None:
 
 
 def _operand(node: cst.BaseExpression, values: dict[str, Literal]) -> tuple[bool, Literal | None]:
-    """``(known, value)`` of one side of a comparison: a switch, a literal, or None."""
+    """``(known, value)`` of one side of a comparison: a switch, a literal, a class's member
+    (``ToolName.GET_TABLES``: ``member_token``), or None."""
     if isinstance(node, cst.Name):
         if node.value in values:
             return True, values[node.value]
         if node.value == "None":
             return True, None
+    token = member_token(node)
+    if token is not None:
+        return True, token
     if isinstance(node, (cst.Integer, cst.Float, cst.SimpleString, cst.Name, cst.UnaryOperation)):
         v = literal_value(None, node)
         return v is not None, v

@@ -254,7 +254,8 @@ class LibraryCalls(InterpreterState):
         if method in ("head", "tail", "nlargest", "nsmallest", "most_common") and args and sources(recv):
             b = self.bound_from(args[0].value, node)
             return apply_bound(recv, b) if b else recv
-        if method in cat.SCALAR_METHODS:
+        if method in cat.SCALAR_METHODS and not (
+                method in cat.READS_WHEN_GIVEN and any(a.keyword is None and not a.star for a in args)):
             self._args_flow(node)
             # (``sha256(text.encode()).hexdigest()``: a digest of the value, not the value)
             return self.value_scalar(recv, [node.func.value] if isinstance(node.func, cst.Attribute) else [])

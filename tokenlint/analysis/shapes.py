@@ -79,6 +79,9 @@ RECORD_VERBS = frozenset({
     "produce", "enqueue", "remember", "memorize", "forget",
     "retry", "rerun", "restart", "play", "unapprove", "award", "unvote",
     "mset", "msetnx", "setex", "setnx", "psetex", "hmset", "hsetnx", "lset", "ltrim", "expireat",
+    # a state change of one resource (an instance, a job, a VM): ``POST /instances/{id}/pause``
+    "pause", "unpause", "resume", "start", "stop", "suspend", "reboot", "shutdown", "terminate",
+    "activate", "deactivate",
 })
 
 #: First words of a function that writes one thing (its result is what was written, or an
@@ -94,6 +97,9 @@ WRITE_VERBS = frozenset({
     "retry", "rerun", "restart", "play", "subscribe", "unsubscribe", "unapprove", "award", "watch",
     "unwatch", "vote", "unvote", "revoke", "grant",
     "mset", "msetnx", "setex", "setnx", "psetex", "hmset", "hsetnx", "lset", "ltrim", "expireat",
+    # a state change of one resource (an instance, a job, a VM): ``POST /instances/{id}/pause``
+    "pause", "unpause", "resume", "start", "stop", "suspend", "reboot", "shutdown", "terminate",
+    "activate", "deactivate",
 })
 
 #: Verbs whose noun says what comes back: ``fetch_ticker`` / ``lookup_user`` / ``load_config`` /
@@ -341,6 +347,16 @@ def configuration_object(family: str | None) -> bool:
 #: ``load_credentials()``, ``get_secret_value()``): a short string or a handle, never data. The
 #: plurals (``list_tokens``, ``list_secrets``) are collections and not here.
 _CREDENTIAL_WORDS = frozenset({"apikey", "token", "secret", "password", "credential", "credentials"})
+
+
+def credential_class(name: str) -> bool:
+    """Whether the CapWords class ``name`` is one of credentials, by its last word
+    (``Credentials``, ``OAuth2Credentials``, ``DefaultAzureCredential``, ``AccessToken``; not a
+    ``TokenCounter``, whose tokens are text's): what it is made of (a
+    stored token file, a key) is a secret the library signs requests with, never data a tool
+    returns."""
+    ws = words(name)
+    return name[:1].isupper() and bool(ws) and ws[-1] in _CREDENTIAL_WORDS
 
 
 def call_shape(name: str) -> Shape:

@@ -216,11 +216,26 @@ def optional_inner(ann: cst.BaseExpression) -> cst.BaseExpression:
     return ann
 
 
+def _forward_reference(ann: cst.BaseExpression) -> cst.BaseExpression:
+    """The expression a string annotation holds (PEP 484 forward references: ``"Client"``,
+    ``"Optional[Client]"``); ``ann`` itself when it is no string or holds no expression."""
+    if isinstance(ann, cst.SimpleString):
+        text = ann.evaluated_value
+        if isinstance(text, str):
+            try:
+                return cst.parse_expression(text.strip())
+            except cst.ParserSyntaxError:
+                return ann
+    return ann
+
+
 def annotation_class(module: ParsedModule, ann: cst.BaseExpression) -> str | None:
     """The qualified CapWords class an annotation names (``Collection``, ``Optional[redis.Redis]``,
-    ``ProxmoxClient | None``, a private ``_State``), or None; a class of ``module`` itself is
-    qualified by its name."""
-    ann = optional_inner(ann)
+    ``ProxmoxClient | None``, a private ``_State``, a forward reference ``"ServicesContainer"``
+    whose class is imported under ``if TYPE_CHECKING:``), or None; a class of ``module`` itself
+    is qualified by its name."""
+    ann = _forward_reference(ann)
+    ann = _forward_reference(optional_inner(ann))
     if isinstance(ann, cst.BinaryOperation) and isinstance(ann.operator, cst.BitOr):
         sides = [x for x in (ann.left, ann.right) if dotted_name(x) != "None"]
         ann = sides[0] if len(sides) == 1 else ann
