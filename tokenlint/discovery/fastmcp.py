@@ -384,7 +384,7 @@ def _call_registration(
         server = servers.server_of(mod, func.func.value, project, cls)
         name_call = func
     elif isinstance(func, cst.Attribute) and func.attr.value in ("add_tool", "tool"):
-        if not call.args or call.args[0].keyword is not None:
+        if _registered_argument(call) is None:
             return []
         server = servers.server_of(mod, func.value, project, cls)
         name_call = call
@@ -392,7 +392,10 @@ def _call_registration(
         return []
     if server is None:
         return []
-    first = call.args[0].value
+    registered = _registered_argument(call)
+    if registered is None:
+        return []
+    first = registered.value
     if isinstance(first, (cst.SimpleString, cst.ConcatenatedString)):
         return []
     scope, _, chain = context_of(mod, call)
@@ -440,6 +443,16 @@ def _call_registration(
     if not out and unresolved is not None and not _applied_elsewhere(mod, project, scope, call):
         unresolved.append((mod, call, f"the function registered by `{_code(mod, call)}` could not be resolved"))
     return out
+
+
+def _registered_argument(call: cst.Call) -> cst.Arg | None:
+    """The argument of ``x.add_tool(...)`` / ``x.tool(...)`` that is the function or tool
+    registered: the first positional one, or the keyword the SDKs name it by (mcp 1.x
+    ``FastMCP.add_tool(fn, ...)``, fastmcp ``add_tool(tool)``: ``add_tool(fn=definition.fn,
+    name=...)``); None when there is none."""
+    if call.args and call.args[0].keyword is None and not call.args[0].star:
+        return call.args[0]
+    return next((a for a in call.args if a.keyword is not None and a.keyword.value in ("fn", "tool")), None)
 
 
 def _applied_elsewhere(mod: ParsedModule, project: Project, scope, call: cst.Call) -> bool:

@@ -315,6 +315,19 @@ class _Dispatch:
                         if fn is not None:
                             self.add(name, anchor, function_body(fn), func=fn)
                             self.registry_names.add(name)
+            for mod, mapping in self.imported_dicts(table):
+                # ``from .tools import TOOL_HANDLERS``: a table of another module of the run,
+                # whose handlers are functions that module imports or defines; each tool is
+                # anchored at its handler's ``def``
+                for el in mapping.elements:
+                    if not isinstance(el, cst.DictElement) or (key := _string(el.key)) is None:
+                        continue
+                    found = self.values.callables(Val(mod, el.value, ())) if self.values is not None else []
+                    if found and isinstance(found[0][0].node, cst.FunctionDef):
+                        fn_val = found[0][0]
+                        fn = cast(cst.FunctionDef, fn_val.node)
+                        self.add(key, fn, function_body(fn), func=fn, module=fn_val.mod)
+                        self.registry_names.add(key)
 
     def comprehension_entries(self, table: cst.BaseExpression) -> None:
         """The tools of a registry built by a dict comprehension over a table of names
@@ -354,6 +367,14 @@ class _Dispatch:
                 return found
         mapping = self.dict_literal(dotted_name(table))
         return [mapping] if mapping is not None else []
+
+    def imported_dicts(self, table: cst.BaseExpression) -> list[tuple[ParsedModule, cst.Dict]]:
+        """``(module, dict literal)`` of each other module of the run whose dict ``table`` may
+        be (an imported ``TOOL_HANDLERS``, followed by ``Values``)."""
+        if self.values is None:
+            return []
+        return [(leaf.mod, leaf.node) for leaf in self.values.expand(Val(self.mod, table, self.scope), calls=True)
+                if leaf.mod is not self.mod and isinstance(leaf.node, cst.Dict)]
 
     def visit_handler_loop(self, loop: cst.For) -> None:
         """``for tool in TOOLS: if tool.name == name: return await tool.run(arguments)``."""
