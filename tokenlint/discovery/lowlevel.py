@@ -286,7 +286,15 @@ class _Dispatch:
         return []
 
     def visit_lookup(self, small: cst.BaseSmallStatement) -> None:
-        """``HANDLERS[name]`` / ``HANDLERS.get(name)`` anywhere in a statement."""
+        """``HANDLERS[name]`` / ``HANDLERS.get(name)`` anywhere in a statement; with a field picked
+        from the entry (``TOOLS[name]["handler"]``), each entry is a record whose field of that
+        name is the handler (``{"definition": m.get_tool_definition, "handler": m.handle_call}``).
+        The table is a dict of this module or of another module of the run (``imported_dicts``)."""
+        fields: dict[int, str] = {}  # id of a lookup -> the field picked from what it finds
+        for node in _walk(small):
+            if isinstance(node, cst.Subscript) and len(node.slice) == 1 and \
+                    isinstance(idx := node.slice[0].slice, cst.Index) and (key := _string(idx.value)) is not None:
+                fields[id(node.value)] = key
         for node in _walk(small):
             table = None
             if isinstance(node, cst.Subscript) and len(node.slice) == 1:
@@ -303,31 +311,51 @@ class _Dispatch:
                 table = node.func.value
             if table is None:
                 continue
+            field = fields.get(id(node))
             self.comprehension_entries(table)
-            for mapping in self.dict_values(table):
+            mappings = [(self.mod, m) for m in self.dict_values(table)] + self.imported_dicts(table)
+            for mod, mapping in mappings:
                 for el in mapping.elements:
                     if not isinstance(el, cst.DictElement):
                         continue
-                    # an entry written as ``table["name"] = fn`` is anchored at its key
-                    anchor = el if self.mod.source_order(el) >= 0 else el.key
-                    for name in self.names_of(el.key):
-                        fn = self.handler_function(el.value)
-                        if fn is not None:
-                            self.add(name, anchor, function_body(fn), func=fn)
-                            self.registry_names.add(name)
-            for mod, mapping in self.imported_dicts(table):
-                # ``from .tools import TOOL_HANDLERS``: a table of another module of the run,
-                # whose handlers are functions that module imports or defines; each tool is
-                # anchored at its handler's ``def``
-                for el in mapping.elements:
-                    if not isinstance(el, cst.DictElement) or (key := _string(el.key)) is None:
+                    value: cst.BaseExpression | None = el.value
+                    if field is not None and isinstance(value, cst.Dict):
+                        value = next((e.value for e in value.elements if isinstance(e, cst.DictElement)
+                                      and _string(e.key) == field), None)
+                    if value is None:
                         continue
-                    found = self.values.callables(Val(mod, el.value, ())) if self.values is not None else []
-                    if found and isinstance(found[0][0].node, cst.FunctionDef):
-                        fn_val = found[0][0]
-                        fn = cast(cst.FunctionDef, fn_val.node)
-                        self.add(key, fn, function_body(fn), func=fn, module=fn_val.mod)
+                    fn, fn_mod = self.entry_function(mod, value)
+                    if fn is None:
+                        continue
+                    if mod is self.mod:
+                        # an entry written as ``table["name"] = fn`` is anchored at its key; one
+                        # whose handler another module defines, at the handler's ``def``
+                        anchor: cst.CSTNode = el if self.mod.source_order(el) >= 0 else el.key
+                        if fn_mod is not None and fn_mod is not self.mod:
+                            anchor = fn
+                        for name in self.names_of(el.key):
+                            self.add(name, anchor, function_body(fn), func=fn, module=fn_mod)
+                            self.registry_names.add(name)
+                    elif (key := _string(el.key)) is not None:
+                        # (a table of another module: each tool is anchored at its handler's def)
+                        self.add(key, fn, function_body(fn), func=fn, module=fn_mod)
                         self.registry_names.add(key)
+
+    def entry_function(self, mod: ParsedModule, value: cst.BaseExpression
+                       ) -> tuple[cst.FunctionDef | None, ParsedModule | None]:
+        """The handler function an entry of a table of ``mod`` names, with the module defining
+        it: a function of this module by its name, else whatever ``Values`` follows the entry to
+        (a function ``mod`` imports, ``get_logs.handle_call`` of an imported module)."""
+        if mod is self.mod:
+            fn = self.handler_function(value)
+            if fn is not None:
+                return fn, None
+        if self.values is None:
+            return None, None
+        found = self.values.callables(Val(mod, value, ()))
+        if found and isinstance(found[0][0].node, cst.FunctionDef):
+            return found[0][0].node, found[0][0].mod
+        return None, None
 
     def comprehension_entries(self, table: cst.BaseExpression) -> None:
         """The tools of a registry built by a dict comprehension over a table of names
