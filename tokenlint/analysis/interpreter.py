@@ -1732,7 +1732,7 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         ``guarded`` is the code the test guards (an ``if``'s body, a conditional expression's
         value): ``len(parts) > 3`` guarding ``parts[3]`` asks whether an element is there, it
         caps nothing."""
-        disabled = self._disabled_guard(test)
+        disabled = self._disabled_guard(test) or (_notes_only(guarded) and _exceeds_only(test))
         indexed = _indexed_elements(guarded) if guarded is not None and any(
             _len_arg(n) for c in _comparisons(test) for n in (c.left, *(t.comparator for t in c.comparisons))
         ) else frozenset()
@@ -3655,6 +3655,54 @@ def _last_page_guard(left: cst.BaseExpression, operator: cst.BaseCompOp, right: 
     if _is_len(right):
         return isinstance(operator, (cst.GreaterThan, cst.GreaterThanEqual))
     return False
+
+
+def _notes_only(guarded: cst.CSTNode | None) -> bool:
+    """Whether an ``if`` body only adds a notice to the text being built: every statement
+    ``text += "..."`` / ``f"..."`` or ``lines.append(f"... and {n} more")`` (a string put in).
+    ``if limit < len(metrics): content += f" (showing first {limit})"`` tells the reader about a
+    size; it cuts nothing, so it is no size check. (A log line under such a test is left a check:
+    it goes with a cut made beside it, ``rows[:limit]``, often enough.)"""
+    if isinstance(guarded, cst.IndentedBlock):
+        lines = list(guarded.body)
+        if not all(isinstance(line, cst.SimpleStatementLine) for line in lines):
+            return False
+        small = [st for line in lines for st in cast(cst.SimpleStatementLine, line).body]
+    elif isinstance(guarded, cst.SimpleStatementSuite):
+        small = list(guarded.body)
+    else:
+        return False
+    texts = (cst.SimpleString, cst.FormattedString, cst.ConcatenatedString)
+
+    def note(st: cst.BaseSmallStatement) -> bool:
+        if isinstance(st, cst.AugAssign):
+            return isinstance(st.operator, cst.AddAssign) and isinstance(st.value, texts)
+        if not (isinstance(st, cst.Expr) and isinstance(st.value, cst.Call)):
+            return False
+        call = st.value
+        return isinstance(call.func, cst.Attribute) and call.func.attr.value == "append" and \
+            len(call.args) == 1 and isinstance(call.args[0].value, texts)
+    return bool(small) and all(note(st) for st in small)
+
+
+def _exceeds_only(test: cst.BaseExpression) -> bool:
+    """Whether every ordering comparison of ``test`` asks whether a length is over a number
+    (``len(x) > n``, ``n < len(x)``): the branch runs once there is more than that, where a notice
+    of the rest belongs. ``len(log) < max_count`` asks whether there is room left, and a body
+    adding to ``log`` under it is the cap itself."""
+    found = False
+    for comp in _comparisons(test):
+        left = comp.left
+        for target in comp.comparisons:
+            op, right = target.operator, target.comparator
+            if not isinstance(op, _ORDERINGS):
+                continue
+            if not ((_is_len(left) and isinstance(op, (cst.GreaterThan, cst.GreaterThanEqual))) or
+                    (_is_len(right) and isinstance(op, (cst.LessThan, cst.LessThanEqual)))):
+                return False
+            found = True
+            left = right
+    return found
 
 
 def _is_len(node: cst.BaseExpression) -> bool:
