@@ -405,14 +405,18 @@ class FollowedCalls(InterpreterState):
         if not isinstance(func, cst.Name) or func.value not in self.env:
             return None
         held = self.env[func.value]
-        if not held or not all(self._unread_callable(x) for x in held):
+        callables = [x for x in held if self._unread_callable(x)]
+        if not callables or not all(isinstance(x, Marker) and x.kind == "object" for x in held):
+            # (beside the method, an object of a class of the run may be held too: ``client =
+            # state.clients.get(key) or default``, ``state: "AppState"``; calling the local may
+            # call the method)
             return None
         name = method_name(func, self.mod, self.fn, self.a.project)
         if name is None or not _named_method(name):
             # (``nlp = spacy.load(...); doc = nlp(text)``, ``model = self.model``: an object
             # called, no method named for what it returns)
             return None
-        family = next((cast(Marker, x).family for x in held if cast(Marker, x).family), None) or func.value
+        family = next((cast(Marker, x).family for x in callables if cast(Marker, x).family), None) or func.value
         self._args_flow(node)
         return self.dispatched_call(node, name, self.a.site(self.mod, node), callee=f"{family}.{name}()")
 
