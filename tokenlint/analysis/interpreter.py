@@ -3641,14 +3641,8 @@ def _last_page_guard(left: cst.BaseExpression, operator: cst.BaseCompOp, right: 
     len(batch) < 50: break`` (or ``50 > len(batch)``), a lone ``break`` when the measured value
     is smaller than the number. It says the data ran out; it caps nothing (``if len(rows) >=
     limit: break``, measured at least the number, does cap)."""
-    if isinstance(guarded, cst.IndentedBlock):
-        body = list(guarded.body)
-        small = body[0].body if len(body) == 1 and isinstance(body[0], cst.SimpleStatementLine) else []
-    elif isinstance(guarded, cst.SimpleStatementSuite):
-        small = list(guarded.body)
-    else:
-        return False
-    if len(small) != 1 or not isinstance(small[0], cst.Break):
+    small = _small_statements(guarded)
+    if small is None or len(small) != 1 or not isinstance(small[0], cst.Break):
         return False
     if _is_len(left):
         return isinstance(operator, (cst.LessThan, cst.LessThanEqual))
@@ -3657,20 +3651,27 @@ def _last_page_guard(left: cst.BaseExpression, operator: cst.BaseCompOp, right: 
     return False
 
 
+def _small_statements(block: cst.CSTNode | None) -> list[cst.BaseSmallStatement] | None:
+    """The small statements of a block (an ``if`` body) made of simple lines only, in order;
+    None for a block holding a compound statement, or for no block at all."""
+    if isinstance(block, cst.IndentedBlock):
+        lines = list(block.body)
+        if not all(isinstance(line, cst.SimpleStatementLine) for line in lines):
+            return None
+        return [st for line in lines for st in cast(cst.SimpleStatementLine, line).body]
+    if isinstance(block, cst.SimpleStatementSuite):
+        return list(block.body)
+    return None
+
+
 def _notes_only(guarded: cst.CSTNode | None) -> bool:
     """Whether an ``if`` body only adds a notice to the text being built: every statement
     ``text += "..."`` / ``f"..."`` or ``lines.append(f"... and {n} more")`` (a string put in).
     ``if limit < len(metrics): content += f" (showing first {limit})"`` tells the reader about a
     size; it cuts nothing, so it is no size check. (A log line under such a test is left a check:
     it goes with a cut made beside it, ``rows[:limit]``, often enough.)"""
-    if isinstance(guarded, cst.IndentedBlock):
-        lines = list(guarded.body)
-        if not all(isinstance(line, cst.SimpleStatementLine) for line in lines):
-            return False
-        small = [st for line in lines for st in cast(cst.SimpleStatementLine, line).body]
-    elif isinstance(guarded, cst.SimpleStatementSuite):
-        small = list(guarded.body)
-    else:
+    small = _small_statements(guarded)
+    if small is None:
         return False
     texts = (cst.SimpleString, cst.FormattedString, cst.ConcatenatedString)
 

@@ -50,6 +50,11 @@ COLLECTION_VERBS = frozenset({
     "render", "convert", "parse", "crawl", "hscan", "sscan", "zscan", "xinfo",
 })
 
+#: Verbs of a state change of one resource (an instance, a job, a VM: ``POST
+#: /instances/{id}/pause``): writes, whose result is that resource's acknowledgement.
+STATE_CHANGE_VERBS = frozenset({"pause", "unpause", "resume", "start", "stop", "suspend", "reboot", "shutdown",
+                                "terminate", "activate", "deactivate"})
+
 #: First words (verbs) whose call changes or reads one thing: the result is one record, an
 #: acknowledgement, or a handle to call further methods on.
 RECORD_VERBS = frozenset({
@@ -79,10 +84,7 @@ RECORD_VERBS = frozenset({
     "produce", "enqueue", "remember", "memorize", "forget",
     "retry", "rerun", "restart", "play", "unapprove", "award", "unvote",
     "mset", "msetnx", "setex", "setnx", "psetex", "hmset", "hsetnx", "lset", "ltrim", "expireat",
-    # a state change of one resource (an instance, a job, a VM): ``POST /instances/{id}/pause``
-    "pause", "unpause", "resume", "start", "stop", "suspend", "reboot", "shutdown", "terminate",
-    "activate", "deactivate",
-})
+}) | STATE_CHANGE_VERBS
 
 #: First words of a function that writes one thing (its result is what was written, or an
 #: acknowledgement): a subset of ``RECORD_VERBS`` with no reads and no handles.
@@ -97,10 +99,7 @@ WRITE_VERBS = frozenset({
     "retry", "rerun", "restart", "play", "subscribe", "unsubscribe", "unapprove", "award", "watch",
     "unwatch", "vote", "unvote", "revoke", "grant",
     "mset", "msetnx", "setex", "setnx", "psetex", "hmset", "hsetnx", "lset", "ltrim", "expireat",
-    # a state change of one resource (an instance, a job, a VM): ``POST /instances/{id}/pause``
-    "pause", "unpause", "resume", "start", "stop", "suspend", "reboot", "shutdown", "terminate",
-    "activate", "deactivate",
-})
+}) | STATE_CHANGE_VERBS
 
 #: Verbs whose noun says what comes back: ``fetch_ticker`` / ``lookup_user`` / ``load_config`` /
 #: ``extract_info`` one record, ``fetch_tickers`` / ``load_workbook`` / ``extract_text`` a

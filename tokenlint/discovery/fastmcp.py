@@ -381,19 +381,18 @@ def _call_registration(
         and call.args
         and call.args[0].keyword is None
     ):
+        registered = _registered_argument(call)
         server = servers.server_of(mod, func.func.value, project, cls)
         name_call = func
     elif isinstance(func, cst.Attribute) and func.attr.value in ("add_tool", "tool"):
-        if _registered_argument(call) is None:
+        registered = _registered_argument(call)
+        if registered is None:
             return []
         server = servers.server_of(mod, func.value, project, cls)
         name_call = call
     else:
         return []
-    if server is None:
-        return []
-    registered = _registered_argument(call)
-    if registered is None:
+    if server is None or registered is None:
         return []
     first = registered.value
     if isinstance(first, (cst.SimpleString, cst.ConcatenatedString)):

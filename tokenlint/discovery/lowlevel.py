@@ -289,7 +289,7 @@ class _Dispatch:
         """``HANDLERS[name]`` / ``HANDLERS.get(name)`` anywhere in a statement; with a field picked
         from the entry (``TOOLS[name]["handler"]``), each entry is a record whose field of that
         name is the handler (``{"definition": m.get_tool_definition, "handler": m.handle_call}``).
-        The table is a dict of this module or of another module of the run (``imported_dicts``)."""
+        The table is a dict of this module or of another module of the run (``table_dicts``)."""
         fields: dict[int, str] = {}  # id of a lookup -> the field picked from what it finds
         for node in _walk(small):
             if isinstance(node, cst.Subscript) and len(node.slice) == 1 and \
@@ -313,8 +313,7 @@ class _Dispatch:
                 continue
             field = fields.get(id(node))
             self.comprehension_entries(table)
-            mappings = [(self.mod, m) for m in self.dict_values(table)] + self.imported_dicts(table)
-            for mod, mapping in mappings:
+            for mod, mapping in self.table_dicts(table):
                 for el in mapping.elements:
                     if not isinstance(el, cst.DictElement):
                         continue
@@ -384,25 +383,19 @@ class _Dispatch:
                     self.add(name, fn, function_body(fn), func=fn, class_name=owner, module=fn_val.mod)
                     self.registry_names.add(name)
 
-    def dict_values(self, table: cst.BaseExpression) -> list[cst.Dict]:
-        """The dict literals of this module ``table`` may hold: what it is assigned, grown by
-        ``.update(...)`` and ``table[key] = value`` (followed by ``Values``), else the module's
-        first dict literal of that name."""
-        if self.values is not None:
-            found = [leaf.node for leaf in self.values.expand(Val(self.mod, table, self.scope), calls=True)
-                     if leaf.mod is self.mod and isinstance(leaf.node, cst.Dict)]
-            if found:
-                return found
-        mapping = self.dict_literal(dotted_name(table))
-        return [mapping] if mapping is not None else []
-
-    def imported_dicts(self, table: cst.BaseExpression) -> list[tuple[ParsedModule, cst.Dict]]:
-        """``(module, dict literal)`` of each other module of the run whose dict ``table`` may
-        be (an imported ``TOOL_HANDLERS``, followed by ``Values``)."""
-        if self.values is None:
-            return []
-        return [(leaf.mod, leaf.node) for leaf in self.values.expand(Val(self.mod, table, self.scope), calls=True)
-                if leaf.mod is not self.mod and isinstance(leaf.node, cst.Dict)]
+    def table_dicts(self, table: cst.BaseExpression) -> list[tuple[ParsedModule, cst.Dict]]:
+        """``(module, dict literal)`` of each dict ``table`` may hold, followed by ``Values``: of
+        this module, what it is assigned, grown by ``.update(...)`` and ``table[key] = value``
+        (else the module's first dict literal of that name); of another module of the run, the
+        dict it imports (``from .tools import TOOL_HANDLERS``)."""
+        leaves = list(self.values.expand(Val(self.mod, table, self.scope), calls=True)) \
+            if self.values is not None else []
+        own: list[tuple[ParsedModule, cst.Dict]] = [
+            (self.mod, leaf.node) for leaf in leaves if leaf.mod is self.mod and isinstance(leaf.node, cst.Dict)]
+        if not own and (mapping := self.dict_literal(dotted_name(table))) is not None:
+            own = [(self.mod, mapping)]
+        return own + [(leaf.mod, leaf.node) for leaf in leaves
+                      if leaf.mod is not self.mod and isinstance(leaf.node, cst.Dict)]
 
     def visit_handler_loop(self, loop: cst.For) -> None:
         """``for tool in TOOLS: if tool.name == name: return await tool.run(arguments)``."""
