@@ -253,6 +253,30 @@ def literal_table(node: cst.BaseExpression | None) -> bool:
     return False
 
 
+def fixed_in_source(node: cst.BaseExpression | None) -> bool:
+    """Whether ``node`` is a value the source fixes, with nothing read at run time: a literal
+    or a lookup table (``literal_table``), or a string method or a pure builtin applied to such
+    values (``" ".join(["user-read", "user-modify"])``, ``"a b c".split()``,
+    ``sorted({"b", "a"})``, ``frozenset([...])``)."""
+    if node is None:
+        return False
+    if isinstance(node, (cst.Dict, cst.List, cst.Tuple, cst.Set)):
+        return literal_table(node)  # (an empty display is filled at run time)
+    if _literal(node):
+        return True
+    if not isinstance(node, cst.Call) or not all(a.keyword is None and not a.star and fixed_in_source(a.value)
+                                                 for a in node.args):
+        return False
+    func = node.func
+    if isinstance(func, cst.Attribute):
+        return isinstance(func.value, (cst.SimpleString, cst.ConcatenatedString))
+    return isinstance(func, cst.Name) and func.value in _PURE_BUILTINS
+
+
+#: Builtins that make a value only of what they are given.
+_PURE_BUILTINS = frozenset({"sorted", "tuple", "list", "set", "frozenset", "dict", "str", "reversed"})
+
+
 def _literal(node: cst.BaseExpression) -> bool:
     """A literal leaf of a table (``literal_table``) or a display of them (empty allowed)."""
     if isinstance(node, (cst.SimpleString, cst.ConcatenatedString, cst.Integer, cst.Float)):

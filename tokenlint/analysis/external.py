@@ -16,9 +16,9 @@ import libcst as cst
 
 from tokenlint.analysis import catalogue as cat
 from tokenlint.analysis import graphql
-from tokenlint.analysis.constants import (SAME_TEXT_METHODS, class_constant, literal_table, module_constant,
+from tokenlint.analysis.constants import (SAME_TEXT_METHODS, class_constant, fixed_in_source, literal_table, module_constant,
                                           string_literal)
-from tokenlint.analysis.shapes import (COLLECTION_VERBS, MASS_NOUNS, REDUCTIONS, TEXT_NOUNS, WRITE_VERBS, Shape, call_shape, credential_class, is_plural,
+from tokenlint.analysis.shapes import (COLLECTION_VERBS, MASS_NOUNS, REDUCTIONS, TEXT_NOUNS, WRITE_VERBS, Shape, call_shape, call_verb, credential_class, is_plural,
                                        configuration_collection, configuration_object, data_name,
                                        open_field, singular, words)
 from tokenlint.analysis.state import InterpreterState
@@ -124,7 +124,8 @@ class ExternalCalls(InterpreterState):
                 # a helper's parameter may hold a client (``def list_tables(db): db.query()``);
                 # a value the model supplies is text or a number (``query.strip()``), and so is
                 # what the standard library makes of it (``datetime.strptime(s, f).date()``)
-                if method in VALUE_METHODS or any(p.site is not None for p in params(recv)):
+                if (method in VALUE_METHODS and not _no_builtin_call(node, method)) or \
+                        any(p.site is not None for p in params(recv)):
                     return None
                 if method in SERIALIZERS or words(method)[:1] in (["to"], ["as"]) or \
                         all(data_name(p.name) for p in params(recv)):
@@ -149,13 +150,19 @@ class ExternalCalls(InterpreterState):
                 family = root_family or None
         else:
             if qn is None and isinstance(func, cst.Name) and func.value in self.bound_methods and \
-                    (bound_to := self.env.get(func.value, EMPTY)) and all(
-                        isinstance(t, Marker) and t.kind == "object" and t.family not in (CONTEXT_FAMILY, ACK_FAMILY)
-                        and not (t.family and self.a.project.resolve_class(t.family)) for t in bound_to):
+                    (bound_to := self.env.get(func.value, EMPTY)) and any(isinstance(t, Marker) for t in bound_to) and all(
+                        isinstance(t, Param) or isinstance(t, Marker) and t.kind == "object" and
+                        t.family not in (CONTEXT_FAMILY, ACK_FAMILY) and
+                        not (t.family and self.a.project.resolve_class(t.family)) for t in bound_to):
                 # ``fetch = client.list_papers; fetch(q)``, ``method = getattr(client, "list_papers")``:
-                # a call of that method of an object of unreadable code
-                return self.dispatched_call(node, self.bound_methods[func.value], site,
-                                            f"{func.value}() (….{self.bound_methods[func.value]})")
+                # a call of that method of an object of unreadable code (which may hold the
+                # arguments it was made with: ``client = acme.Client(api_key=key)``)
+                taken = self.bound_methods[func.value]
+                family = next((t.family for t in bound_to if isinstance(t, Marker) and t.family), None)
+                return self.dispatched_call(
+                    node, taken or "method", site,
+                    f"{family or func.value + '() (…'}.{taken}{'()' if family else ')'}" if taken
+                    else f"{func.value}() (a method named at run time)")
             if qn is None and isinstance(func, cst.Name) and func.value in self.env and not self.env[func.value]:
                 # a class or factory held in a local (``cls = Redis if x else Cluster; cls(...)``)
                 self.summary.untraced.append(f"{func.value}()")
@@ -182,6 +189,15 @@ class ExternalCalls(InterpreterState):
             return EMPTY  # ``ctx.info(...)``, ``ctx.report_progress(...)``: a notification
         if family == HEADERS_FAMILY:
             return EMPTY  # ``headers.get("authorization")``: one header of the request
+        if method == "get" and node.args and (written := markers(recv, "object")) and \
+                all(_write_named(m.site.node) for m in written) and \
+                (key := string_literal(node.args[0].value)) is not None and \
+                (id_list_key(key) or key.lower().endswith("ids")):
+            # ``api.host.create(**params).get("hostids", [])``: the identifiers of what a write
+            # made or removed, one per entity the caller sent (labelling rule 6: an echo; Zabbix
+            # names them in one word: ``hostids``, ``groupids``)
+            self._args_flow(node)
+            return frozenset({Marker("object", site, fixed=True, family=ACK_FAMILY)})
         if method == "get" and node.args and markers(recv, "object") and \
                 (key := string_literal(node.args[0].value)) is not None and key.isidentifier() and record_key(key):
             # ``info.get("regularMarketPrice")`` of what an SDK object holds: one field picked by
@@ -461,8 +477,10 @@ class ExternalCalls(InterpreterState):
             return ""
         if n in self.mod.imports.names:
             qn = self.mod.imports.names[n]
-            if not is_stdlib(qn) and literal_table(self.a.project.find_constant(qn)):
-                return None  # ``from .lsp import COMPLETION_KIND``: a lookup table of the run
+            if not is_stdlib(qn) and fixed_in_source(self.a.project.find_constant(qn)):
+                # ``from .lsp import COMPLETION_KIND``: a lookup table of the run (``ALL_SCOPES =
+                # " ".join([...])``: a string the source fixes)
+                return None
             return None if is_stdlib(qn) else qn
         value = module_constant(self.mod, n)
         if value is None:
@@ -477,6 +495,8 @@ class ExternalCalls(InterpreterState):
             made_by = self.mod.imports.names[value.value]
             return None if is_stdlib(made_by) else made_by
         if isinstance(value, cst.Call):
+            if fixed_in_source(value):
+                return None  # ``SCOPES = " ".join(["user-read", ...])``: a constant
             made_by = self.mod.imports.qualify(value.func)
             if made_by is not None and is_stdlib(made_by):
                 return None  # a value of the standard library (``_ID = re.compile(...)``)
@@ -1189,7 +1209,12 @@ def library_write(name: str) -> bool:
     (``_ACK_VERBS``), followed by one singular noun that is no text (``create_report`` makes a
     text, ``add_members`` several things). The entity's fields echo what the caller sent
     (labelling rule 6, "created entities echoed back"); a bare ``create`` (``completions.create``)
-    names no entity and is not one."""
+    names no entity and is not one. A resource then the verb, as the Slack Web API names its
+    methods (``chat_postMessage``, ``reactions_add``, ``chat_delete``), writes to that resource;
+    ``post`` counts there, a library method and no HTTP request."""
+    ws = words(name)
+    if len(ws) > 1 and not call_verb(ws[0]) and ws[1] in _ACK_VERBS | {"create", "post"}:
+        return _writes_one("_".join(ws[1:]), _ACK_VERBS | {"create", "post"})
     return _writes_one(name, _ACK_VERBS | {"create"}, nouns=1)
 
 
@@ -1745,6 +1770,21 @@ def fixed_record(name: str) -> bool:
 
 #: First words of a call that reads one thing (its result is the thing, whole).
 _RECORD_READS = frozenset({"get", "read", "fetch", "describe", "show", "inspect", "info", "load", "retrieve"})
+
+
+def _no_builtin_call(node: cst.Call, method: str) -> bool:
+    """Whether ``node``, a call of ``method`` (a name ``dict`` and ``list`` have), cannot be the
+    builtin one: ``dict.get``, ``pop``, ``setdefault``, ``items``, ``keys``, ``values`` and
+    ``copy`` take no keyword and no ``**`` argument, and ``get`` needs a key
+    (``await api_object.get(**filters, limit=limit)`` in a helper is a method of the client
+    each caller passes: Zabbix's ``api.host.get``)."""
+    if method not in _DICT_METHODS:
+        return False
+    return any(a.keyword is not None or a.star for a in node.args) or (method == "get" and not node.args)
+
+
+#: ``dict`` methods that take positional arguments only (``dict.update`` takes keywords).
+_DICT_METHODS = frozenset({"get", "pop", "setdefault", "items", "keys", "values", "copy"})
 
 
 def _record_read(name: str) -> bool:

@@ -40,7 +40,7 @@ from tokenlint.analysis.followed import (FollowedCalls, annotation_class, find_i
 from tokenlint.analysis.knowledge import Knowledge
 from tokenlint.analysis.library_calls import LibraryCalls
 from tokenlint.analysis.packaged import packaged_path, written_paths
-from tokenlint.analysis.shapes import CONFIG_WORDS, Shape, call_shape, configuration_object, is_plural, small_field, words
+from tokenlint.analysis.shapes import CONFIG_WORDS, Shape, call_shape, call_verb, configuration_object, is_plural, small_field, words
 from tokenlint.analysis.state import SqlBound
 from tokenlint.analysis.taints import (EMPTY, WRAPPED, Bound, Flow, Marker, Measure, Param, Site, Src, Taint, apply_bound, markers,
                                        measure_of, params, scalar_of, union)
@@ -1350,6 +1350,9 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         else:
             self.sliced.pop(name, None)
         method = _method_name(value, self.switches_on)
+        if method == "" and isinstance(value, cst.Call) and isinstance(given := value.args[1].value, cst.Name) and \
+                any(isinstance(t, Param) and t.site is None for t in self.env.get(given.value, EMPTY)):
+            method = None  # (named by each caller of this helper: ``FollowedCalls._called_with``)
         if method is not None:
             self.bound_methods[name] = method
         else:
@@ -2781,6 +2784,13 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
             # ``getattr(record, "source", None)``: a field of the record, as ``record.source``
             held = self.expr(node.args[0].value)
             rest = union(*(self.expr(a.value) for a in node.args[2:]))
+            attr = string_literal(node.args[1].value)
+            if attr is not None and (attr in cat.SCALAR_ATTRIBUTES or small_field(attr)) and \
+                    not call_verb(words(attr)[0] if words(attr) else ""):
+                # ``getattr(draft, "web_link", None)``: a small field, as ``draft.web_link`` (not
+                # a method taken by its name: ``getattr(api, "get_by_id")``)
+                held = frozenset(replace(t, scalar=True) if isinstance(t, Param) and t.site is None else t
+                                 for t in scalar_of(held))
             return union(frozenset(part_of(t) for t in held if not isinstance(t, Marker) or t.kind == "object"), rest)
         if name == "len" and qn in (None, "len"):
             flow = self._args_flow(node)
@@ -3796,7 +3806,8 @@ def _awaited(value: cst.BaseExpression | None) -> cst.BaseExpression | None:
 def _method_name(value: cst.BaseExpression | None, switches: dict) -> str | None:
     """The name of the method ``value`` takes off an object without calling it: ``client.
     list_papers``, ``getattr(client, "list_papers")``, ``getattr(client, name)`` with ``name``
-    fixed by the caller (``switches``); None for anything else."""
+    fixed by the caller (``switches``), ``list_x`` for ``getattr(client, f"list_{kind}")``, ``""``
+    for a name only known at run time (``getattr(client, method)``); None for anything else."""
     if isinstance(value, cst.Attribute):
         return value.attr.value
     if isinstance(value, cst.Call) and dotted_name(value.func) == "getattr" and len(value.args) == 2:
@@ -3804,7 +3815,13 @@ def _method_name(value: cst.BaseExpression | None, switches: dict) -> str | None
         name = string_literal(given)
         if name is None and isinstance(given, cst.Name) and isinstance(switches.get(given.value), str):
             name = switches[given.value]
-        return name if name is not None and name.isidentifier() else None
+        if name is None and isinstance(given, cst.FormattedString) and any(
+                isinstance(p, cst.FormattedStringText) and p.value.strip("_") for p in given.parts):
+            # ``getattr(client, f"list_{kind}")``: named for what its fixed words say (``list_x``)
+            name = "".join(p.value if isinstance(p, cst.FormattedStringText) else "x" for p in given.parts)
+        if name is None:
+            return ""  # ``getattr(client, method)``: a method named at run time, of unknown shape
+        return name if name.isidentifier() else None
     return None
 
 

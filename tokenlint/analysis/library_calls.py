@@ -248,6 +248,11 @@ class LibraryCalls(InterpreterState):
                 if length is not None and not (isinstance(length, cst.Name) and length.value == "None"):
                     bound = self.bound_from(length, node)
             return frozenset({Src("TL101", site, f".{method}()", bound)})
+        if method in _ONE_ENTITY and not args and markers(recv, "query"):
+            # ``session.query(User).filter_by(id=i).first()``: one entity of an ORM query, a
+            # record whose columns are fields and whose relationships (``user.posts``) are
+            # collections read when iterated
+            return frozenset({Marker("object", site)})
         if method in ("paginate", "get_paginator", "iterate_pages", "iter_pages", "auto_paging_iter"):
             self._args_flow(node)
             return frozenset({Marker("paginator", site)})
@@ -398,3 +403,8 @@ _WIDENING = re.compile(r"\b(OR|JOIN|UNION)\b", re.IGNORECASE)
 #: Methods of database wrappers that run a query and return all of its rows.
 SQL_RUNNERS = frozenset({"execute_query", "run_query", "fetch_all", "execute_sql", "run_sql",
                          "query_df", "read_sql", "fetch_query", "select_all"})
+
+
+#: Methods of an ORM query or result that give one entity (SQLAlchemy ``Query.first`` /
+#: ``one`` / ``one_or_none``, ``Result.scalar_one``, peewee ``get_or_none``).
+_ONE_ENTITY = frozenset({"first", "one", "one_or_none", "scalar_one", "scalar_one_or_none", "get_or_none"})

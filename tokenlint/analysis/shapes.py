@@ -51,9 +51,10 @@ COLLECTION_VERBS = frozenset({
 })
 
 #: Verbs of a state change of one resource (an instance, a job, a VM: ``POST
-#: /instances/{id}/pause``): writes, whose result is that resource's acknowledgement.
+#: /instances/{id}/pause``; an alert or event: ``event.acknowledge``, ``incident.snooze``):
+#: writes, whose result is that resource's acknowledgement.
 STATE_CHANGE_VERBS = frozenset({"pause", "unpause", "resume", "start", "stop", "suspend", "reboot", "shutdown",
-                                "terminate", "activate", "deactivate"})
+                                "terminate", "activate", "deactivate", "acknowledge", "ack", "snooze", "escalate"})
 
 #: First words (verbs) whose call changes or reads one thing: the result is one record, an
 #: acknowledgement, or a handle to call further methods on.
@@ -191,6 +192,19 @@ _NOT_PLURAL = frozenset({
 #: Words that name a handle when alone (``client()``, ``session()``) but a subject when followed
 #: by more words (``client_list``).
 _FACTORY_WORDS = frozenset({"client", "session", "engine", "new", "make", "build", "open", "from", "with"})
+
+#: Words ``call_shape`` reads as the verb of a name.
+_VERB_WORDS = COLLECTION_VERBS | RECORD_VERBS | NOUN_DECIDES | _FACTORY_WORDS
+
+def call_verb(word: str) -> bool:
+    """Whether ``call_shape`` reads ``word`` as the verb of a name (``list``, ``get``, ``add``,
+    ``client``), not as a noun (``chat``, ``reactions``)."""
+    return word in _VERB_WORDS or word in SCALAR_WORDS
+
+
+#: Words of ``RECORD_VERBS`` that join two nouns rather than act on one (``df_to_markdown``,
+#: ``user_from_row``).
+_PREPOSITIONS = frozenset({"to", "as", "from", "with", "for", "of", "by", "in", "on", "into"})
 
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 
@@ -410,6 +424,11 @@ def call_shape(name: str) -> Shape:
         return Shape.RECORD
     if verb in ("info", "status", "config", "settings"):
         return Shape.RECORD
+    if len(ws) > 1 and verb not in _VERB_WORDS and ws[1] in _VERB_WORDS and ws[1] not in _PREPOSITIONS:
+        # a resource then a verb, as the Slack Web API names its methods (``chat.postMessage`` is
+        # ``chat_postMessage``, ``conversations_list``, ``reactions_add``, ``users_info``): the
+        # verb acts on the resource the first word names
+        return call_shape("_".join([*ws[1:], ws[0]]))
     # no verb we know: the nouns decide
     last = ws[-1]
     if is_plural(last) or last in TEXT_NOUNS or last in MASS_NOUNS or verb in TEXT_NOUNS:

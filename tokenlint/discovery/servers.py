@@ -134,7 +134,7 @@ class ServerRegistry:
                     fw = self.class_framework(mod, value.func) or self.factory_framework(mod, value.func) or \
                         _other_mcp_server(mod, value.func)
                 if fw is None and isinstance(node, cst.AnnAssign):
-                    fw = self.class_framework(mod, node.annotation.annotation)
+                    fw = self.class_framework(mod, _unwrap_optional(node.annotation.annotation))
                 if fw is None and isinstance(value, (cst.Name, cst.Attribute)):
                     # ``self.app = app`` in ``def __init__(self, app: MCPServer)``, or ``mcp =
                     # self.mcp`` in a method that then decorates ``@mcp.tool()``: the same server
@@ -335,13 +335,22 @@ def _other_mcp_server(mod: ParsedModule, func: cst.BaseExpression) -> str | None
 
 
 def _unwrap_optional(node: cst.BaseExpression) -> cst.BaseExpression:
-    if isinstance(node, cst.BinaryOperation):
-        return node.left
-    if isinstance(node, cst.Subscript) and dotted_name(node.value) in ("Optional", "typing.Optional"):
-        elem = node.slice[0].slice
-        if isinstance(elem, cst.Index):
-            return elem.value
+    """The class an annotation names under its qualifiers: ``X`` of ``X | None``,
+    ``Optional[X]``, ``Final[X]``, ``ClassVar[X]`` and ``Annotated[X, ...]`` (``mcp:
+    Final[FastMCP] = factory.create()``), through nested ones; ``node`` itself otherwise."""
+    for _ in range(4):
+        if isinstance(node, cst.BinaryOperation):
+            node = node.left
+        elif isinstance(node, cst.Subscript) and (dotted_name(node.value) or "").split(".")[-1] in _QUALIFIERS and \
+                isinstance(node.slice[0].slice, cst.Index):
+            node = node.slice[0].slice.value
+        else:
+            break
     return node
+
+
+#: ``typing`` qualifiers whose first argument is the annotated class.
+_QUALIFIERS = frozenset({"Optional", "Final", "ClassVar", "Annotated"})
 
 
 def _string(node: cst.BaseExpression) -> str | None:
