@@ -30,7 +30,7 @@ from tokenlint.analysis.taints import (EMPTY, WRAPPED, Bound, Flow, Marker, Meas
 from tokenlint.analysis.values import (ACCUMULATORS, EMPTY_FACTORIES, MAX_HELPER_DEPTH, annotated_class,
                                        annotation_class, body_of, chain_root, defs_in, empty_collection, is_stdlib,
                                        method_class, optional_inner)
-from tokenlint.source.functions import gathering_parameters, parameters
+from tokenlint.source.functions import ELSEWHERE, gathering_parameters, parameters
 from tokenlint.source.imports import dotted_name
 from tokenlint.source.walk import code_children, node_code, walk, walk_own
 
@@ -893,9 +893,6 @@ _RUNNER_VERBS = frozenset({"run", "call", "execute", "retry", "invoke"})
 #: Family of the object a lambda handed to code tokenlint cannot read is called with.
 LAMBDA_ARGUMENT_FAMILY = "<lambda argument>"
 
-#: Callees that run a callable elsewhere and hand back its result (or a future of it).
-ELSEWHERE = frozenset({"run_sync", "to_thread", "run_in_executor", "submit", "partial",
-                        "run_in_threadpool", "asyncify", "defer_to_thread", "run_blocking"})
 
 
 def nested_def(fn: cst.FunctionDef, name: str) -> cst.FunctionDef | None:

@@ -84,6 +84,9 @@ class ToolDef:
     suppress_nodes: list[cst.CSTNode] = field(default_factory=list)
     decorator: cst.CSTNode | None = None
     class_name: str | None = None
+    #: ``body`` is one generic path of a low-level handler that serves this tool and others
+    #: (the names no dispatch branch selects): the name called is known only at run time
+    shared_body: bool = False
 
 
 def function_body(fn: cst.FunctionDef) -> Sequence[cst.BaseStatement]:

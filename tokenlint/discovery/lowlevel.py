@@ -25,6 +25,7 @@ from tokenlint.discovery.servers import ServerRegistry, _string, _walk
 from tokenlint.discovery.values import (
     Val,
     Values,
+    ancestors,
     arguments_env,
     bind_args,
     class_of,
@@ -33,6 +34,7 @@ from tokenlint.discovery.values import (
     instance_attr,
     string_value,
 )
+from tokenlint.source.functions import runner_target
 from tokenlint.source.imports import dotted_name
 from tokenlint.source.project import ParsedModule, Project
 
@@ -117,6 +119,13 @@ def _listed_names(mod: ParsedModule, values: Values, lister: cst.FunctionDef) ->
                 name = _string(arg.value) or string_value(values, Val(mod, arg.value, scope))
                 if name is not None:
                     out.append(name)
+                    continue
+                # ``for k, v in REQUEST_MODELS.items(): Tool(name=k.value, ...)``: one name per
+                # item of the loop
+                for env in values.loop_envs(ancestors(mod, node), mod, node):
+                    name = string_value(values, Val(mod, arg.value, scope), env) if env else None
+                    if name is not None and name not in out:
+                        out.append(name)
     return out
 
 
@@ -174,6 +183,9 @@ class _Dispatch:
         #: The simple statements that ran before it, in its block and the blocks around it: the
         #: prologue every branch shares (``exchange = arguments.get("exchange")``).
         self.head: list = []
+        #: What runs for a name no branch selects: the prologue and the statements after the last
+        #: branch that returns (``_generic_tools``).
+        self.rest: list = []
 
     def is_subject(self, node: cst.BaseExpression) -> bool:
         dn = dotted_name(node)
@@ -181,8 +193,14 @@ class _Dispatch:
 
     def names_of(self, node: cst.BaseExpression) -> list[str]:
         names = literal_names(self.mod, node)
-        if names or self.values is None or not isinstance(node, cst.Attribute):
+        if names or self.values is None or not isinstance(node, (cst.Attribute, cst.Name, cst.FormattedString)):
             return names
+        if isinstance(node, (cst.Name, cst.FormattedString)):
+            # ``if name == SITES_TOOL_NAME:``: a constant of the module or one it imports;
+            # ``if name == f"{prefix}sqlite_execute":`` (``values.string_value``)
+            value = string_value(self.values, Val(self.mod, node, self.scope))
+            return [value] if value is not None else []
+
         # ``handler.name`` of a handler object: ``handler = SomeHandler()`` (a class attribute
         # ``name = "x"`` or ``self.name = ...`` set in ``__init__``)
         for leaf in self.values.expand(Val(self.mod, node.value, self.scope)):
@@ -243,6 +261,8 @@ class _Dispatch:
         if names:
             for name in names:
                 self.add(name, node, self.branch_body(node.body))
+            if _exits(node.body) and self.tail:
+                self.rest = list(self.head) + list(self.tail)
         else:
             self.visit_block(function_body_of(node.body))
         if isinstance(node.orelse, cst.If):
@@ -457,7 +477,7 @@ class _Dispatch:
             return None
         return self.mod.functions.get(dn.split(".")[-1]) or _function_named(self.mod, dn)
 
-    def add(self, name, anchor, body, func=None, class_name=None, module=None) -> None:
+    def add(self, name, anchor, body, func=None, class_name=None, module=None, shared_body=False) -> None:
         fn = func or self.handler
         self.tools.append(
             ToolDef(
@@ -472,6 +492,7 @@ class _Dispatch:
                 args_style=ArgsStyle.MAPPING,
                 suppress_nodes=[anchor] if func is None else [anchor, fn],
                 class_name=class_name,
+                shared_body=shared_body,
             )
         )
 
@@ -737,6 +758,11 @@ def _forwarded_dispatch(d: _Dispatch, values: Values, listed: list[str] | None, 
     for node in _walk(d.handler):
         if not isinstance(node, cst.Call) or not any(carries_name(a.value) for a in node.args if not a.star):
             continue
+        index = runner_target(node, (dotted_name(node.func) or "").split(".")[-1])
+        if index is not None:
+            # ``await anyio.to_thread.run_sync(self.call_tool, name, arguments)``: a call of the
+            # function handed to the runner, with the arguments after it
+            node = cst.Call(func=node.args[index].value, args=node.args[index + 1:])
         for target, _wrapper in values.callables(Val(d.mod, node.func, d.scope, cls)):
             fn = cast(cst.FunctionDef, target.node)
             if fn is d.handler:
@@ -753,6 +779,41 @@ def _forwarded_dispatch(d: _Dispatch, values: Values, listed: list[str] | None, 
             if len(found) >= 2 or (len(found) == 1 and found[0].name != fn.name.value):
                 return found
     return []
+
+
+def _generic_tools(d: _Dispatch, listed: list[str]) -> None:
+    """The listed tools no branch selects, when the handler special-cases some names and runs
+    one generic path for the rest (``if name == Tools.SCRAPE.value: return ...`` then ``tool =
+    Tools(name); result = await search(tool, Request(**arguments))``): each is a tool whose code
+    is that path (``_Dispatch.rest``). Only when the path hands the name to a call (it serves
+    the name, not an "unknown tool" error)."""
+    named = {t.name for t in d.tools}
+    leftover = [n for n in listed if n not in named]
+    if not leftover or not d.rest:
+        return
+    raises = _raises(d.rest)
+    serves = any(isinstance(n, cst.Call) and any(d.is_subject(a.value) for a in n.args)
+                 and (dotted_name(n.func) or "").split(".")[-1] not in _REPORTERS
+                 and not any(_contains(r, n) for r in raises)
+                 for stmt in d.rest for n in _walk(stmt))
+    if not serves:
+        return
+    anchor = next((s for s in d.rest if s not in d.head), d.rest[0])
+    for name in leftover:
+        d.add(name, anchor, d.rest, shared_body=True)
+
+
+#: Calls that only report a name (``logger.warning("unknown tool %s", name)``), not serve it.
+_REPORTERS = frozenset({"print", "debug", "info", "warning", "warn", "error", "exception", "critical", "log"})
+
+
+def _raises(stmts: list) -> list[cst.Raise]:
+    """The ``raise`` statements in ``stmts``."""
+    return [n for s in stmts for n in _walk(s) if isinstance(n, cst.Raise)]
+
+
+def _contains(outer: cst.CSTNode, inner: cst.CSTNode) -> bool:
+    return any(n is inner for n in _walk(outer))
 
 
 def _wrapped_function(values: Values, call: cst.Call, leaf: Val):
@@ -882,6 +943,8 @@ def _dispatch_tools(mod: ParsedModule, handler: cst.FunctionDef, values: Values 
     registry = [t for t in branches if t.name in d.registry_names]
     _object_dispatch(d, fallback=not branches)
     d.tools = registry + d.tools + branches
+    if branches and listed:
+        _generic_tools(d, listed)
     if not d.tools and d.guard is None and values is not None and depth < 2:
         # ``result = await self._handle_tool(name, arguments)``: the dispatch is in the function
         # the handler hands the tool name to

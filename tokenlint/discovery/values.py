@@ -679,15 +679,80 @@ def string_value(values: Values, v: Val, env: Env | None = None) -> str | None:
     """The one string literal an expression may evaluate to (through names, loop bindings and
     constants), else None."""
     found: set[str] = set()
-    for leaf in values.expand(v, env):
+    leaves = values.expand(v, env)
+    if not leaves and isinstance(v.node, cst.Attribute):
+        leaves = [v]  # (``Tools.SEARCH`` of a class ``expand`` does not read: ``member_string``)
+    for leaf in leaves:
+        if isinstance(leaf.node, cst.Attribute) and isinstance(leaf.node.value, cst.Name) and \
+                (bound := (env or {}).get(leaf.node.value.value)) is not None and isinstance(bound.node, cst.Attribute):
+            # ``k.value`` of a loop over ``{Tools.SEARCH: ..., ...}``: through the loop's binding
+            leaf = Val(bound.mod, cst.Attribute(value=bound.node, attr=leaf.node.attr), bound.scope, bound.cls)
         node = leaf.node
         if isinstance(node, (cst.SimpleString, cst.ConcatenatedString)):
             s = node.evaluated_value
             if isinstance(s, str):
                 found.add(s)
                 continue
+        if isinstance(node, cst.Attribute) and (member := member_string(values.project, leaf.mod, node)) is not None:
+            found.add(member)
+            continue
+        if isinstance(node, cst.FormattedString) and (text := _prefixed_name(values, leaf, env)) is not None:
+            found.add(text)
+            continue
         return None
     return found.pop() if len(found) == 1 else None
+
+
+def _prefixed_name(values: Values, v: Val, env: Env | None) -> str | None:
+    """The text of an f-string name whose every interpolated value is a string known here or a
+    configurable name prefix that is not (``f"{prefix}sqlite_execute"``, ``f"{self.tool_prefix}
+    search"``): a prefix set at start-up, empty by default, is left out, as a client sees the
+    tools of a server run without one. None for any other f-string."""
+    node = cast(cst.FormattedString, v.node)
+    out = ""
+    for part in node.parts:
+        if isinstance(part, cst.FormattedStringText):
+            out += part.value
+            continue
+        if not isinstance(part, cst.FormattedStringExpression) or part.format_spec is not None:
+            return None
+        known = string_value(values, Val(v.mod, part.expression, v.scope, v.cls), env) \
+            if isinstance(part.expression, (cst.Name, cst.Attribute)) else None
+        if known is not None:
+            out += known
+        elif "prefix" not in (dotted_name(part.expression) or "").rsplit(".", 1)[-1].lower():
+            return None
+    return out or None
+
+
+def member_string(project: Project, mod: ParsedModule, node: cst.Attribute) -> str | None:
+    """The string an Enum member (or a class's string constant) of a class of the run has, as
+    ``mod`` names it: ``SerperTools.WEBPAGE_SCRAPE`` or ``….value``, the class defined in ``mod``
+    or imported (``from .enums import SerperTools``); None otherwise."""
+    dn = dotted_name(node.value if node.attr.value == "value" else node)
+    if dn is None or "." not in dn:
+        return None
+    cls_name, _, member = dn.rpartition(".")
+    if cls_name in mod.classes:
+        cls = mod.classes[cls_name]
+    else:
+        qn = mod.imports.qualify_dotted(cls_name)
+        hit = project.resolve_class(qn) if qn else None
+        if hit is None:
+            return None
+        cls = hit[0].classes[hit[1]]
+    if not isinstance(cls.body, cst.IndentedBlock):
+        return None
+    for stmt in cls.body.body:
+        for small in stmt.body if isinstance(stmt, cst.SimpleStatementLine) else ():
+            if isinstance(small, cst.Assign) and any(dotted_name(t.target) == member for t in small.targets) or \
+                    isinstance(small, cst.AnnAssign) and dotted_name(small.target) == member:
+                value = small.value
+                if isinstance(value, (cst.SimpleString, cst.ConcatenatedString)) and \
+                        isinstance(text := value.evaluated_value, str):
+                    return text
+                return None
+    return None
 
 
 

@@ -153,7 +153,8 @@ class FitToBudget(VisitorBasedCodemodCommand):
         """``node`` inside the runtime call of ``wrap``, laid out for the line length: on one line
         after ``return`` when it fits, else as black and ruff split a call; ``indent``: that of
         the line ``node`` starts on."""
-        options = [f"tool={_string_literal(wrap.tool)}", f"arguments={wrap.arguments}",
+        options = [f"tool={wrap.tool if wrap.tool_is_expression else _string_literal(wrap.tool)}",
+                   f"arguments={wrap.arguments}",
                    f"cursor={wrap.cursor}"]
         if wrap.session_id:
             options.append(f"session_id={wrap.session_id}")

@@ -54,6 +54,9 @@ class Wrap:
     session_id: str | None = None
     #: a client profile name written as ``client="..."`` (``--client``), or None
     client: str | None = None
+    #: ``tool`` is source text (the handler's name variable: ``name``, ``params.name``), for a
+    #: path of a low-level handler that serves several tools; else the name as a string literal
+    tool_is_expression: bool = False
 
 
 @dataclass

@@ -252,11 +252,33 @@ def _mapping_tool(plan: FilePlan, mod: ParsedModule, facts: ToolFacts, max_token
         plan.descriptions.add(NodeKey.of(mod, description))
     optional = args.endswith(".arguments")
     cursor = f'({args} or {{}}).get("cursor")' if optional else f'{args}.get("cursor")'
+    name, is_expression = tool.name, False
+    if tool.shared_body or (
+            isinstance(tool.anchor, cst.If) and isinstance(tool.anchor.test, cst.Comparison) and
+            isinstance(tool.anchor.test.comparisons[0].comparator, cst.FormattedString)):
+        # a generic path after the branches serves every tool they do not select
+        # (``discovery.lowlevel._generic_tools``), and ``if name == f"{prefix}search":`` selects
+        # a name set at start-up: the runtime is told the name called
+        subject = _name_expression(tool.func)
+        if subject is None:
+            raise Unfixable(f"its code serves several tools and the parameter of `{tool.func.name.value}` "
+                            "holding the tool's name was not found")
+        name, is_expression = subject, True
 
     def wrap_for(call: str) -> Wrap:
-        return Wrap(call, tool.name, args, cursor, max_tokens)
+        return Wrap(call, name, args, cursor, max_tokens, tool_is_expression=is_expression)
 
     return wrap_for
+
+
+def _name_expression(fn: cst.FunctionDef) -> str | None:
+    """The source text of the tool name a low-level handler ``fn`` receives (``name``,
+    ``tool_name``, ``params.name``, ``request.params.name``), None if not found."""
+    names = [p.name.value for p in fn.params.params if p.name.value not in ("self", "cls")]
+    for n in names:
+        if n in ("params", "request"):
+            return f"{n}.name" if n == "params" else f"{n}.params.name"
+    return next((n for n in names if "name" in n.lower()), None)
 
 
 def _arguments_expression(fn: cst.FunctionDef) -> str | None:

@@ -14,6 +14,23 @@ import libcst as cst
 NAMED_PARAMETER_FIELDS = ("posonly_params", "params", "kwonly_params")
 
 
+#: Callees that run a callable elsewhere and hand back its result (or a future of it):
+#: ``anyio.to_thread.run_sync(fn, *a)``, ``asyncio.to_thread``, ``loop.run_in_executor(None, fn,
+#: *a)`` (``runner_target``), ``executor.submit``, ``functools.partial``.
+ELSEWHERE = frozenset({"run_sync", "to_thread", "run_in_executor", "submit", "partial",
+                       "run_in_threadpool", "asyncify", "defer_to_thread", "run_blocking"})
+
+
+def runner_target(call: cst.Call, tail: str | None) -> int | None:
+    """The index of the callable among the arguments of ``call``, a call of the runner named
+    ``tail`` (``ELSEWHERE``): 1 for ``run_in_executor(executor, fn, *a)``, else 0; None when
+    ``tail`` runs nothing or the call has no such argument."""
+    if tail not in ELSEWHERE:
+        return None
+    index = 1 if tail == "run_in_executor" else 0
+    return index if len(call.args) > index and call.args[index].keyword is None else None
+
+
 def parameters(fn: cst.FunctionDef | cst.Lambda | cst.Parameters) -> list[cst.Param]:
     """Every named parameter of ``fn`` (a ``def``, a ``lambda`` or their ``Parameters``):
     positional-only, ordinary and keyword-only, in order; not ``*args`` / ``**kwargs``."""
