@@ -364,3 +364,16 @@ def looks_like_sql(text: str) -> bool:
     ``DESCRIBE``, ``EXPLAIN`` or ``WITH`` word or a Cypher ``MATCH ... RETURN`` (``SQL_SELECT``,
     anywhere, any case) and does not start with ``/`` or ``http`` (a path or a URL)."""
     return bool(SQL_SELECT.search(text)) and not text.strip().startswith(("/", "http"))
+
+
+#: Collections of Google's discovery-based API clients (``googleapiclient.discovery.build``)
+#: whose ``get`` request returns one resource of fixed metadata fields: Drive v3 ``files``,
+#: ``drives``, ``permissions``; Calendar v3 ``events``, ``calendars``, ``calendarList``;
+#: Gmail v1 ``labels``; Tasks v1 ``tasklists``, ``tasks``; People v1 ``people``,
+#: ``contactGroups``; YouTube Data v3 ``channels``, ``playlists``. Left out are collections whose
+#: resource is content: Docs ``documents``, Gmail ``messages``/``threads``/``drafts``, Sheets
+#: ``spreadsheets``/``values``, Slides ``presentations``, Drive ``revisions``/``comments``.
+GOOGLE_RECORD_RESOURCES = frozenset({
+    "files", "drives", "permissions", "events", "calendars", "calendarList", "labels", "tasklists",
+    "tasks", "people", "contactGroups", "channels", "playlists",
+})

@@ -69,6 +69,13 @@ class ExternalCalls(InterpreterState):
             # sends back its acknowledgement (updatedCells, the new id), not data
             self.summary.untraced.append(f"{dotted_name(func) or '….execute'}()")
             return frozenset({Marker("object", site, fixed=True, family=ACK_FAMILY)})
+        if method == "execute" and not node.args and isinstance(func, cst.Attribute) and \
+                _executes_record_get(func.value):
+            # ``drive.files().get(fileId=f, fields="id, name, size").execute()``: one resource's
+            # metadata, a record of fixed fields
+            self._args_flow(node)
+            self.summary.untraced.append(f"{dotted_name(func) or '….execute'}()")
+            return frozenset({Marker("object", site, family="googleapiclient")})
         made = name if method is None else (dotted_name(func.value) or "").split(".")[-1] \
             if isinstance(func, cst.Attribute) else ""
         if credential_class(made):
@@ -90,8 +97,10 @@ class ExternalCalls(InterpreterState):
             if objects and method in SERIALIZERS and not node.args and all(
                     m.family != CONTEXT_FAMILY for m in objects):
                 # ``res.model_dump()``, ``widget.to_dict()``: a typed SDK model's declared fields
-                # as a dict or JSON, nothing fetched: one fixed-shape record
-                return frozenset(replace(m, whole=False) for m in objects)
+                # as a dict or JSON, nothing fetched: one fixed-shape record; a model made of data
+                # (``model.model_validate(data).model_dump()``) gives that data back
+                data: Flow = frozenset(t for t in recv if isinstance(t, Src) or isinstance(t, Param) and t.site is None)
+                return union(frozenset(replace(m, whole=False) for m in objects), data)
             if objects and all(m.whole for m in objects) and method in ("copy", "items", "values"):
                 # ``task_store[task_id].copy()``: a record held as a dict is its own data
                 return recv
@@ -216,7 +225,8 @@ class ExternalCalls(InterpreterState):
         owner = (dotted_name(owner_node) or "").split(".")[-1] if owner_node is not None else ""
         if not owner and isinstance(owner_node, cst.Attribute):
             owner = owner_node.attr.value  # (``_client(ctx).containers.get(id)``)
-        if _CONSTRUCTOR_NAME.search(name) or (owner[:1].isupper() and _ALT_CONSTRUCTOR.match(name)):
+        if _CONSTRUCTOR_NAME.search(name) or (owner[:1].isupper() and _ALT_CONSTRUCTOR.match(name)) or \
+                _MODEL_CONSTRUCTOR.match(name):
             # ``spec.fetcher_class(...)``, ``Model.model_validate(data)``, ``Cfg.from_env()``
             self.summary.untraced.append(callee)
             return self._constructed(node, site, family, args)
@@ -1027,6 +1037,19 @@ def _executes_write(request: cst.BaseExpression) -> bool:
     if ws[:1] == ["batch"]:
         ws = ws[1:]  # ``batchUpdate``, ``batch_delete``: a write of several at once
     return bool(ws) and (ws[0] in WRITE_VERBS or ws[0] in ("copy", "clear", "append", "replace"))
+
+
+def _executes_record_get(request: cst.BaseExpression) -> bool:
+    """Whether ``request``, the receiver of a no-argument ``.execute()``, is a ``get`` of one
+    resource of a Google API collection whose resources are metadata records of fixed fields
+    (``service.files().get(fileId=f, fields="id, name").execute()``: ``cat.GOOGLE_RECORD_RESOURCES``),
+    not content (a Docs document, a Gmail message, Sheets values)."""
+    if not (isinstance(request, cst.Call) and isinstance(request.func, cst.Attribute) and
+            request.func.attr.value == "get" and request.args):
+        return False
+    owner = request.func.value
+    return isinstance(owner, cst.Call) and not owner.args and isinstance(owner.func, cst.Attribute) and \
+        owner.func.attr.value in cat.GOOGLE_RECORD_RESOURCES
 
 
 def writes_by_name(name: str) -> bool:
@@ -1862,6 +1885,11 @@ _CONSTRUCTOR_NAME = re.compile(r"(^|_)(class|cls|factory|constructor|type)$", re
 
 #: Alternative constructors called on a class (``Model.model_validate(d)``, ``Cfg.from_env()``).
 _ALT_CONSTRUCTOR = re.compile(r"^(from_\w+|model_validate(_json)?|parse_(obj|raw)|construct|model_construct|validate)$")
+
+
+#: pydantic's constructors, a model made of the data given whatever names the class
+#: (``model.model_validate(data)`` with ``model: type[BaseModel]``).
+_MODEL_CONSTRUCTOR = re.compile(r"^(model_validate(_json|_strings)?|parse_(obj|raw)|model_construct)$")
 
 
 #: Verbs that, on a plural collection (``containers``, ``Customer.objects``), act on one element.

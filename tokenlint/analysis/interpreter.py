@@ -1856,6 +1856,14 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         self.env[name] = union(self.env.get(name, EMPTY), flow)
         self.dict_results_of.pop(name, None)
         self._note_accumulation(name)
+        root = name.split(".")[0]
+        if "." in name and root not in ("self", "cls") and root in self.env:
+            # ``catalog.tables[name] = table`` of a local object: the object holds its entries
+            # (``catalog.model_dump_json()`` sends them)
+            self.env[root] = union(self.env[root], flow)
+            self._note_accumulation(root)
+            if self.helper and root in self.parameter_names:
+                self.summary.filled[root] = union(self.summary.filled.get(root, EMPTY), flow)
         if self.helper and name in self.parameter_names:
             self.summary.filled[name] = union(self.summary.filled.get(name, EMPTY), flow)
         return name
