@@ -1129,6 +1129,9 @@ EXCEPTION_FAMILY = "exception"
 #: rule 6, "created entities echoed back").
 ACK_FAMILY = "write.ack"
 
+#: Family of what a class declares (``row.__table__``, ``model_fields``): fixed by its code.
+DECLARATION_FAMILY = "class.declaration"
+
 #: Family of the ``object`` marker of the JSON body of a ``GET`` that names the records it wants by
 #: identifiers the caller gave (``params={"ids": ",".join(ids)}``: ``records_of_identifiers``):
 #: one record per identifier, each read whole until a field is picked from it.
@@ -1581,10 +1584,12 @@ def payload_of(t: Taint) -> Taint:
     ["value"]``, ``shapes.open_field``): of a record or a part of one, as large as the record
     (a ``whole`` marker); of a helper's parameter, marked ``payload`` for each caller to judge.
     The counterpart of ``part_of``, for fields that are not one fixed field. The payload of a
-    write's acknowledgement (``ACK_FAMILY``) is the echo of what the caller sent: not whole."""
+    write's acknowledgement (``ACK_FAMILY``) is the echo of what the caller sent, and what a class
+    declares (``row.__table__.columns``: ``DECLARATION_FAMILY``) is fixed: neither is whole."""
     if isinstance(t, Param) and t.site is None and not t.part:
         return replace(t, payload=True)
-    if isinstance(t, Marker) and t.kind == "object" and t.family not in (CONTEXT_FAMILY, ACK_FAMILY, EXCEPTION_FAMILY):
+    if isinstance(t, Marker) and t.kind == "object" and \
+            t.family not in (CONTEXT_FAMILY, ACK_FAMILY, EXCEPTION_FAMILY, DECLARATION_FAMILY):
         return replace(t, whole=True)
     return t
 

@@ -30,7 +30,7 @@ from tokenlint.analysis.entry_points import (Literal, factory_module_names, fact
                                               member_token)
 from tokenlint.analysis.constants import (Constants, keyword_arg, le_in_annotation, module_constant,
                                           string_literal)
-from tokenlint.analysis.external import (ACK_FAMILY, CONTEXT_FAMILY, HEADERS_FAMILY, ID_RECORDS_FAMILY,
+from tokenlint.analysis.external import (ACK_FAMILY, CONTEXT_FAMILY, DECLARATION_FAMILY, HEADERS_FAMILY, ID_RECORDS_FAMILY,
                                          SERIALIZERS, SIZE_UNKNOWN,
                                          ExternalCalls, drained, http_body_bound, is_context_param, limit_like,
                                          made_object, part_of, field_keeper, field_of_body, fixed_record, picked_whole, json_record,
@@ -2107,7 +2107,8 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
             elif m.kind == "object" and m.family != CONTEXT_FAMILY and (
                     isinstance(iterated, cst.Attribute) or
                     (isinstance(iterated, cst.Name) and iterated.value in self.assigned_from_attribute)) and \
-                    not (traced and m.family and self.a.project.resolve_class(m.family) is not None):
+                    not (traced and m.family and self.a.project.resolve_class(m.family) is not None) and \
+                    not _declared_schema(iterated):
                 # ``for guild in client.guilds``, ``for i, p in enumerate(doc.paragraphs)``,
                 # ``kvstore = service.kvstore; for c in kvstore``: an attribute of an object
                 # tokenlint cannot read, iterated, is a collection it holds (of an object of the
@@ -2143,6 +2144,11 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         """The flow of ``obj.attr`` (``_attribute``), and for ``self.<attr>`` holding an object
         made from data (``self.store = Store(rows)``) what it was made of, for its methods that
         give it back (``Analyzer.instance_object_data``)."""
+        if node.attr.value in _DECLARATION_ATTRIBUTES:
+            # ``row.__table__``, ``type(m).model_fields``: what the class declares (columns,
+            # fields), fixed by its code
+            self.expr(node.value)
+            return frozenset({Marker("object", self.a.site(self.mod, node), fixed=True, family=DECLARATION_FAMILY)})
         flow = self._attribute(node)
         if self.class_name and isinstance(node.value, cst.Name) and node.value.value == "self" and \
                 not (self.helper and self.function_name == "__init__"):
@@ -2277,8 +2283,9 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         ``client.containers.list()``, stays a call of the object's family). Not for an owner named
         for configuration (``self.config.allowed_roots``), nor when ``base`` holds data the tool
         has (``Page.model_validate_json(body).data`` keeps that data's bound), nor for the run's
-        own classes, acknowledgements, the request context or configuration objects."""
-        if not listing_key(key) or CONFIG_WORDS & set(words(owner or "")) or \
+        own classes, acknowledgements, the request context or configuration objects, nor for what
+        a class declares (``row.__table__.columns``: ``_declared_schema``)."""
+        if not listing_key(key) or CONFIG_WORDS & set(words(owner or "")) or _declared_schema(node) or \
                 any(isinstance(t, (Src, Measure)) or isinstance(t, Param) and t.site is None for t in base):
             # (a tool's own argument the object was made from, ``yf.Ticker(symbol)``, is an echo
             # beside it, no data the tool has: its listings are still the service's)
@@ -3831,6 +3838,24 @@ def _method_name(value: cst.BaseExpression | None, switches: dict) -> str | None
             return ""  # ``getattr(client, method)``: a method named at run time, of unknown shape
         return name if name.isidentifier() else None
     return None
+
+
+#: Attributes of an object or class that give what its class declares, not data it holds
+#: (SQLAlchemy's ``__table__`` / ``__mapper__``, pydantic's ``model_fields``).
+_DECLARATION_ATTRIBUTES = frozenset({"__table__", "__mapper__", "__class__", "__fields__", "model_fields",
+                                     "__annotations__", "__dataclass_fields__"})
+
+
+def _declared_schema(expr: cst.BaseExpression | None) -> bool:
+    """Whether ``expr`` reads the fields an object's class declares, fixed by its code, not data
+    it holds: an attribute chain through a dunder (``row.__table__.columns``, SQLAlchemy's
+    row-to-dict idiom; ``obj.__dict__``, ``type(x).__mro__``) or pydantic's ``model_fields``."""
+    while isinstance(expr, cst.Attribute):
+        attr = expr.attr.value
+        if (attr.startswith("__") and attr.endswith("__")) or attr in ("model_fields", "__fields__"):
+            return True
+        expr = expr.value
+    return False
 
 
 def _small_named(value: cst.BaseExpression) -> bool:
