@@ -62,9 +62,9 @@ def _literal_name(node: cst.BaseExpression, mod: ParsedModule | None) -> str | N
     if parts[-1] == "value":
         parts = parts[:-1]
     if len(parts) == 2 and parts[0] in mod.classes:
-        from tokenlint.discovery.lowlevel import _class_attr_literal
+        from tokenlint.discovery.values import class_string_constant
 
-        return _class_attr_literal(mod.classes[parts[0]], parts[1])
+        return class_string_constant(mod.classes[parts[0]], parts[1])
     return None
 
 

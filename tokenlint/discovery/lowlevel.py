@@ -28,6 +28,7 @@ from tokenlint.discovery.values import (
     ancestors,
     arguments_env,
     bind_args,
+    class_string_constant,
     class_of,
     context_of,
     find_method,
@@ -447,7 +448,7 @@ class _Dispatch:
             cls = self.mod.classes.get((cls_name or "").split(".")[-1])
             if cls is None:
                 continue
-            name = _class_attr_literal(cls, "name")
+            name = class_string_constant(cls, "name")
             fn = self.mod.functions.get(f"{cls.name.value}.{method}")
             if name and fn is not None:
                 self.add(name, el, function_body(fn), func=fn, class_name=cls.name.value)
@@ -514,7 +515,7 @@ def literal_names(mod: ParsedModule, node: cst.BaseExpression) -> list[str]:
             cls_name, _, member = dn.rpartition(".")
             cls = mod.classes.get(cls_name.split(".")[-1])
             if cls is not None:
-                value = _class_attr_literal(cls, member)
+                value = class_string_constant(cls, member)
                 if value is not None:
                     return [value]
             if member == "value":
@@ -528,20 +529,6 @@ def function_body_of(block) -> list:
     if isinstance(block, cst.IndentedBlock):
         return list(block.body)
     return [block]
-
-
-def _class_attr_literal(cls: cst.ClassDef, attr: str) -> str | None:
-    if not isinstance(cls.body, cst.IndentedBlock):
-        return None
-    for stmt in cls.body.body:
-        if isinstance(stmt, cst.SimpleStatementLine):
-            for small in stmt.body:
-                if isinstance(small, cst.Assign):
-                    if any(dotted_name(t.target) == attr for t in small.targets):
-                        return _string(small.value)
-                elif isinstance(small, cst.AnnAssign) and dotted_name(small.target) == attr:
-                    return _string(small.value) if small.value is not None else None
-    return None
 
 
 def _exits(block) -> bool:
@@ -791,10 +778,9 @@ def _generic_tools(d: _Dispatch, listed: list[str]) -> None:
     leftover = [n for n in listed if n not in named]
     if not leftover or not d.rest:
         return
-    raises = _raises(d.rest)
-    serves = any(isinstance(n, cst.Call) and any(d.is_subject(a.value) for a in n.args)
+    raised = {id(n) for stmt in d.rest for r in _walk(stmt) if isinstance(r, cst.Raise) for n in _walk(r)}
+    serves = any(isinstance(n, cst.Call) and id(n) not in raised and any(d.is_subject(a.value) for a in n.args)
                  and (dotted_name(n.func) or "").split(".")[-1] not in _REPORTERS
-                 and not any(_contains(r, n) for r in raises)
                  for stmt in d.rest for n in _walk(stmt))
     if not serves:
         return
@@ -805,15 +791,6 @@ def _generic_tools(d: _Dispatch, listed: list[str]) -> None:
 
 #: Calls that only report a name (``logger.warning("unknown tool %s", name)``), not serve it.
 _REPORTERS = frozenset({"print", "debug", "info", "warning", "warn", "error", "exception", "critical", "log"})
-
-
-def _raises(stmts: list) -> list[cst.Raise]:
-    """The ``raise`` statements in ``stmts``."""
-    return [n for s in stmts for n in _walk(s) if isinstance(n, cst.Raise)]
-
-
-def _contains(outer: cst.CSTNode, inner: cst.CSTNode) -> bool:
-    return any(n is inner for n in _walk(outer))
 
 
 def _wrapped_function(values: Values, call: cst.Call, leaf: Val):

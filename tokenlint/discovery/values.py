@@ -31,7 +31,7 @@ import libcst as cst
 
 from tokenlint.source.imports import dotted_name
 from tokenlint.source.project import ParsedModule, Project, star_imports
-from tokenlint.source.walk import code_children, walk
+from tokenlint.source.walk import code_children, literal_string, walk
 
 MAX_DEPTH = 12
 MAX_ENVS = 256
@@ -741,17 +741,19 @@ def member_string(project: Project, mod: ParsedModule, node: cst.Attribute) -> s
         if hit is None:
             return None
         cls = hit[0].classes[hit[1]]
+    return class_string_constant(cls, member)
+
+
+def class_string_constant(cls: cst.ClassDef, attr: str) -> str | None:
+    """The string literal the body of ``cls`` binds to the class attribute ``attr`` (``name =
+    "x"``, annotated or not, an Enum member), or None."""
     if not isinstance(cls.body, cst.IndentedBlock):
         return None
     for stmt in cls.body.body:
         for small in stmt.body if isinstance(stmt, cst.SimpleStatementLine) else ():
-            if isinstance(small, cst.Assign) and any(dotted_name(t.target) == member for t in small.targets) or \
-                    isinstance(small, cst.AnnAssign) and dotted_name(small.target) == member:
-                value = small.value
-                if isinstance(value, (cst.SimpleString, cst.ConcatenatedString)) and \
-                        isinstance(text := value.evaluated_value, str):
-                    return text
-                return None
+            if isinstance(small, cst.Assign) and any(dotted_name(t.target) == attr for t in small.targets) or \
+                    isinstance(small, cst.AnnAssign) and dotted_name(small.target) == attr:
+                return literal_string(small.value) if small.value is not None else None
     return None
 
 
