@@ -83,6 +83,7 @@ def analyse_group(job: GroupAnalysis, members: list[Candidate], plan: RunPlan, k
     rules = [r() for r in all_rules() if r.code != "TL001" and settings.selects(r.code)]
     suppress_cache: dict[str, dict[int, frozenset[str]]] = {}
     values = Values(project)
+    reported: set[ToolId] = set()
     for mod, text in parsed:
         suppress_cache[mod.display_path] = suppressions(text)
         try:
@@ -97,7 +98,13 @@ def analyse_group(job: GroupAnalysis, members: list[Candidate], plan: RunPlan, k
         for tool in discovered:
             try:  # positions and the fix dry run walk the CST too: all inside the guard
                 line = tool.module.line_of(tool.anchor)
-                ctx = RuleContext(settings, ToolId(tool.module.display_path, line, tool.name))
+                tool_id = ToolId(tool.module.display_path, line, tool.name)
+                if tool_id in reported:
+                    # the same tool found through a second server of the run (a stdio and an
+                    # HTTP entry point dispatching over one registry): one tool, reported once
+                    continue
+                reported.add(tool_id)
+                ctx = RuleContext(settings, tool_id)
                 facts = analyse_tool(analyzer, tool)
                 tool_findings = [f for rule in rules for f in rule.check(facts, ctx)]
                 tool_findings = _unsuppressed(tool, tool_findings, suppress_cache, project, settings)
