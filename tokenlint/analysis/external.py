@@ -302,6 +302,10 @@ class ExternalCalls(InterpreterState):
         for b in carried:
             bound = b if bound is None or b.rank() > bound.rank() else bound
         page = self.cursor_bound(node)
+        if page is None and method is not None and shape is Shape.COLLECTION and _listing_name(name) and \
+                any(_rest_api_class(m.family) for m in markers(recv, "object")):
+            # ``dag_api.get_dags(**kwargs)`` with ``kwargs["offset"] = offset``: one page
+            page = self.offset_bound(node)
         if page is None and configuration_collection(name):
             # ``jira.get_issue_link_types()``: as many as the instance is configured with, a
             # handful fixed by its setup, not by the user's data (labelling rule 6)
@@ -631,6 +635,24 @@ class ExternalCalls(InterpreterState):
                 pairs.append((a.keyword.value if a.keyword is not None else None, a.value, a.keyword is not None))
                 pairs += [(key, value, True) for key, value in self._dict_pairs(a.value)]
         return pairs
+
+    def offset_bound(self, node: cst.Call) -> Bound | None:
+        """The page a REST API returns when a listing call of its client is handed a page offset
+        the tool was given (an ``offset``/``page``/``startAt`` keyword, or such a key of a dict
+        it spreads or is given, whose value is a parameter): an API that takes an offset pages
+        the listing itself and applies its own page size when the caller names none (Airflow's
+        ``limit`` defaults to 100, Jira's ``maxResults`` to 50, GitHub's ``per_page`` to 30), so
+        one response is one page of a size tokenlint cannot see (``Bound.upstream``, labelling
+        rule 8). Only for calls named for a collection (``get_dags``, ``list_task_instances``) on
+        an object of a REST client class (``_rest_api_class``): a database's client given an
+        offset and no limit returns the rest (chromadb's ``list_collections``), and a file read
+        from an offset (``read(path, offset=n)``) the rest of the file. None when there is no
+        such argument."""
+        for key, value, named in self._argument_pairs(node):
+            if named and key is not None and key.replace("_", "").replace("-", "").lower() in _OFFSET_KEYWORDS \
+                    and params(self.expr(value)):
+                return Bound(self.a.site(self.mod, node), upstream=True)
+        return None
 
     def cursor_bound(self, node: cst.Call) -> Bound | None:
         """The page a remote API returns when this call hands it a page cursor it was given (a
@@ -1594,6 +1616,24 @@ def payload_of(t: Taint) -> Taint:
     return t
 
 
+#: How the ``what`` of a call of unreadable code named for a collection or text ends
+#: (``_unread_source``: ``wiki.page()``, ``client.list_items()``).
+COLLECTION_OR_TEXT = "(a collection or text)"
+
+
+def named_object(t: Taint) -> bool:
+    """Whether ``t`` is what a call of unreadable code named for one text or document gave
+    (``wiki.page(title)``, ``client.get_document(id)``: ``COLLECTION_OR_TEXT``, its last word a
+    singular of ``shapes.TEXT_NOUNS``): an object of the library when a field is read off it by
+    name, since neither a list nor a string has fields (``page.summary``; ``page.text`` and
+    ``page.sections`` are its text and a listing). Not what a call named for another thing gave
+    (``read_custom_resource_definition(name).spec``: a nested record that holds a schema)."""
+    if not (isinstance(t, Src) and t.code == "TL108" and t.bound is None and t.what.endswith(COLLECTION_OR_TEXT)):
+        return False
+    ws = words(t.what[:-len(COLLECTION_OR_TEXT)].strip().removesuffix("()").split(".")[-1])
+    return bool(ws) and ws[-1] in TEXT_NOUNS and not is_plural(ws[-1])
+
+
 def field_keeper(key: str, flow: Flow) -> Callable[[Taint], Taint]:
     """How each taint of ``flow`` passes when the field ``key`` is picked from it: a record's
     open-ended payload field (``shapes.open_field``) by ``payload_of``, another by ``part_of``.
@@ -1826,7 +1866,7 @@ def _record_read(name: str) -> bool:
 def _unread_source(callee: str, shape: Shape, site: Site) -> Src:
     """The TL108 source a call of unreadable code named for a collection or text, or of unknown
     shape, puts at ``site`` (``callee`` names it in messages)."""
-    return Src("TL108", site, f"{callee} {SIZE_UNKNOWN if shape is Shape.UNKNOWN else '(a collection or text)'}")
+    return Src("TL108", site, f"{callee} {SIZE_UNKNOWN if shape is Shape.UNKNOWN else COLLECTION_OR_TEXT}")
 
 
 def made_unless_none(value: cst.BaseExpression) -> cst.BaseExpression:
@@ -1934,6 +1974,35 @@ _CURSOR_KEYWORDS = frozenset({
     "cursor", "nextcursor", "startcursor", "pagetoken", "nextpagetoken", "nexttoken",
     "continuationtoken", "continuation", "startingafter", "endingbefore", "after", "before",
 })
+
+
+def _listing_name(name: str) -> bool:
+    """Whether a call named ``name`` lists entities of an API (``get_dags``, ``list_task_instances``,
+    ``search_issues``): its last word a plural noun, its verb not one that reads one resource's
+    content from a position (``read_logs(path, offset=n)``, ``download``, ``tail``)."""
+    ws = words(name)
+    return len(ws) >= 2 and is_plural(ws[-1]) and ws[0] not in _POSITIONED_READS
+
+
+def _rest_api_class(family: str | None) -> bool:
+    """Whether ``family`` (a qualified class) is a REST API's client class, named ``…Api`` by
+    the OpenAPI generator's convention (``airflow_client.client.api.dag_api.DAGApi``, a
+    ``PetApi``): its listings are pages the service sizes. A database's client
+    (``chromadb.HttpClient``, whose ``list_collections(limit=None, offset=n)`` returns the rest)
+    is not one."""
+    last = (family or "").split(".")[-1]
+    return len(last) > 3 and last.endswith(("Api", "API"))
+
+
+#: Verbs of a call that reads one resource's content from a position it is given.
+_POSITIONED_READS = frozenset({"read", "download", "cat", "tail", "head", "dump", "export", "stream", "seek"})
+
+#: Keywords (lower case, no ``_``/``-``) of a page offset a listing API takes: ``offset``
+#: (Airflow, Confluence v1 ``start`` aside), ``startAt`` (Jira), ``page``/``page_number``
+#: (GitHub, GitLab). Not ``skip`` (MongoDB's ``find(skip=n)`` with no limit returns the rest)
+#: nor ``start`` (a time range's start as often as an offset).
+_OFFSET_KEYWORDS = frozenset({"offset", "startat", "startindex", "page", "pagenumber", "pageno", "pagenum",
+                              "pageindex"})
 
 
 def made_object(site: Site, family: str | None, args: Flow) -> Flow:

@@ -25,7 +25,7 @@ from tokenlint.analysis.external import (ID_RECORDS_FAMILY, SIZE_UNKNOWN, _query
                                          api_record_bound, callable_parameters, parsed_file)
 from tokenlint.analysis.shapes import CONFIG_WORDS, Shape, call_shape, configuration_collection, words
 from tokenlint.analysis.state import InterpreterState, SqlBound
-from tokenlint.analysis.taints import (EMPTY, WRAPPED, Bound, Flow, Marker, Measure, Param, Site, Src, Taint, apply_bound, markers,
+from tokenlint.analysis.taints import (EMPTY, SELF_DATA, WRAPPED, Bound, Flow, Marker, Measure, Param, Site, Src, Taint, apply_bound, markers,
                                       params, scalar_of, union)
 from tokenlint.analysis.values import (ACCUMULATORS, EMPTY_FACTORIES, MAX_HELPER_DEPTH, annotated_class,
                                        annotation_class, body_of, chain_root, defs_in, empty_collection, is_stdlib,
@@ -250,7 +250,8 @@ class FollowedCalls(InterpreterState):
             qn = f"{mod.module_name}.{func.value}"  # a module-level alias (``_impl = list_nodes``)
         return self.a.project.find_function(qn) if qn else None
 
-    def call_helper(self, node: cst.Call, module: ParsedModule, fn: cst.FunctionDef) -> Flow:
+    def call_helper(self, node: cst.Call, module: ParsedModule, fn: cst.FunctionDef,
+                    self_data: Flow | None = None) -> Flow:
         """The flow of a call of the run's function ``fn`` (defined in ``module``): its summary
         (``Analyzer.helper_summary``) as this call binds it (``_from_helper``: parameters replaced
         by the arguments, bounds named by a parameter rebound, SQL text passed deciding a query's
@@ -259,7 +260,9 @@ class FollowedCalls(InterpreterState):
         ``r["key"]``; the acknowledgement of a write and a GET of one resource read as one record; a
         return annotation naming a library class, or a class of the run (whose methods are then
         followed, not guessed from their names), makes the result an object of it. While the helper
-        is being summarised (recursion): what the arguments hold."""
+        is being summarised (recursion): what the arguments hold. ``self_data``: for a method
+        called on an object made from data, what the object was made of (its fields in the
+        method are ``Param(SELF_DATA)``, filled in with it)."""
         index = forwarded_parameter(fn, self.a.forwarders)
         if index is not None and len(node.args) > index and \
                 all(a.keyword is None and a.star == "" for a in node.args[:index + 1]):
@@ -270,9 +273,11 @@ class FollowedCalls(InterpreterState):
                 return flow
         arg_flows = self._bind_args(node, fn)
         summary = self.a.helper_summary(module, fn, self.depth, self._argument_classes(fn, arg_flows),
-                                        self._branches_chosen(node, fn))
+                                        self._branches_chosen(node, fn), self_data=self_data is not None)
         if summary is None:
-            return union(*arg_flows.values())
+            return union(*arg_flows.values(), self_data or EMPTY)
+        if self_data is not None:
+            arg_flows[SELF_DATA] = self_data
         # a parameter given one element of a collection this function walks (``[clean(el) for el
         # in records]``): the helper's size check of it checks that element, not the collection
         per_element = frozenset(

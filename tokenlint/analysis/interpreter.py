@@ -34,15 +34,17 @@ from tokenlint.analysis.external import (ACK_FAMILY, CONTEXT_FAMILY, DECLARATION
                                          SERIALIZERS, SIZE_UNKNOWN,
                                          ExternalCalls, drained, http_body_bound, is_context_param, limit_like,
                                          made_object, part_of, field_keeper, field_of_body, fixed_record, picked_whole, json_record,
-                                         listing_key, listing_of, parsed_json_body, whole_file_read, whole_record_sources)
+                                         listing_key, listing_of, named_object, parsed_json_body, whole_file_read,
+                                         whole_record_sources)
 from tokenlint.analysis.followed import (FollowedCalls, annotation_class, find_instance_attribute_classes,
                                          find_instance_collections, returns_object_data)
 from tokenlint.analysis.knowledge import Knowledge
 from tokenlint.analysis.library_calls import LibraryCalls
 from tokenlint.analysis.packaged import packaged_path, written_paths
-from tokenlint.analysis.shapes import CONFIG_WORDS, Shape, call_shape, call_verb, configuration_object, is_plural, small_field, words
+from tokenlint.analysis.shapes import (CONFIG_WORDS, Shape, call_shape, call_verb, configuration_object, is_plural,
+                                      open_field, small_field, words)
 from tokenlint.analysis.state import SqlBound
-from tokenlint.analysis.taints import (EMPTY, WRAPPED, Bound, Flow, Marker, Measure, Param, Site, Src, Taint, apply_bound, markers,
+from tokenlint.analysis.taints import (EMPTY, SELF_DATA, WRAPPED, Bound, Flow, Marker, Measure, Param, Site, Src, Taint, apply_bound, markers,
                                        measure_of, params, scalar_of, union)
 from tokenlint.analysis.values import (ACCUMULATORS, BUILTINS, RUNTIME_COLLECTION, VALUE_METHODS, body_of, chain_root, defs_in, empty_collection,
                                        is_stub, method_class, registry_element,
@@ -166,7 +168,7 @@ class Analyzer:
         #: ``extra-sources`` / ``extra-bounds`` of the run (empty: nothing configured).
         self.knowledge = knowledge if knowledge is not None else Knowledge()
         self._sites: dict[int, Site] = {}
-        self._helpers: dict[tuple[int, tuple[tuple[str, str], ...], tuple[tuple[str, Literal], ...], str | None],
+        self._helpers: dict[tuple[int, tuple[tuple[str, str], ...], tuple[tuple[str, Literal], ...], str | None, bool],
                             Summary | None] = {}
         self._wrappers: dict[int, list[tuple[ParsedModule, cst.FunctionDef, tuple[tuple[str, Literal], ...], str]]] = {}
         self._own_uses: dict[int, tuple[dict[str, frozenset[str]], frozenset[str]]] = {}
@@ -717,7 +719,8 @@ class Analyzer:
 
     def helper_summary(self, module: ParsedModule, fn: cst.FunctionDef, depth: int,
                        families: tuple[tuple[str, str], ...] = (),
-                       switches: tuple[tuple[str, Literal], ...] = (), wrapped_call: str | None = None) -> Summary | None:
+                       switches: tuple[tuple[str, Literal], ...] = (), wrapped_call: str | None = None,
+                       self_data: bool = False) -> Summary | None:
         """The ``Summary`` of the run's function ``fn`` (defined in ``module``) called as a helper:
         interpreted once per run with its parameters as placeholders (``Param`` with no site) and
         cached. ``families`` ((parameter, qualified class) pairs, sorted) names the run's classes
@@ -729,8 +732,10 @@ class Analyzer:
         names with the values one caller fixes (a decorator factory's ``kind="sql"`` for its
         wrapper, ``decorator_wrappers``): an ``if`` or ``match`` they decide runs one branch.
         ``wrapped_call`` (a wrapper's): the name of the function it wraps, whose calls give
-        ``Param(WRAPPED)``, the decorated helper's result as each caller fills it in."""
-        key = (id(fn), families, switches, wrapped_call)
+        ``Param(WRAPPED)``, the decorated helper's result as each caller fills it in.
+        ``self_data`` (a method called on an object made from data): each ``self.<field>`` it
+        reads is ``Param(SELF_DATA)``, what the object was made of as each caller fills it in."""
+        key = (id(fn), families, switches, wrapped_call, self_data)
         if key in self._helpers:
             return self._helpers[key]
         self._helpers[key] = None  # recursion guard
@@ -745,6 +750,7 @@ class Analyzer:
         if switches:
             interp.switches_on = {**interp.switches_on, **dict(switches)}
         interp.wrapped_call = wrapped_call
+        interp.self_data = self_data
         try:
             summary = interp.run(body_of(fn))
         except BaseException:
@@ -958,6 +964,9 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         #: In a decorator's wrapper summarised as a helper: the name of the function it wraps, whose
         #: call stands for what the decorated helper returns (``Param(WRAPPED)``).
         self.wrapped_call: str | None = None
+        #: In a method summarised for a call on an object made from data: its fields are that
+        #: data (``Param(SELF_DATA)``, ``Analyzer.helper_summary``).
+        self.self_data = False
         self.loop_accumulators: list[set[str]] = []
         self.loop_breaks: list[list[tuple[cst.BaseExpression, str]]] = []
         #: Per enclosing ``for``: its target names, the sources it iterates (a ``return`` of the
@@ -2177,6 +2186,11 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
                     # ``self.items = json.load(open(path))`` in ``__init__``: every method
                     # reading ``self.items`` reads that file
                     return held  # (where ``__init__`` read it: the finding the object's data gives)
+            if self.self_data and f"{self.class_name}.{node.attr.value}" not in self.mod.functions:
+                # a field of an object made from data, in its method: that data, as each call's
+                # receiver was made of it (``self.cells`` of ``Notebook(**content)``); a collection
+                # its methods fill, or data its ``__init__`` reads, is that (above)
+                return frozenset({Param(SELF_DATA, None)})
         if isinstance(node.value, cst.Name) and node.value.value not in self.env and node.value.value != "self":
             # ``store.items`` of a module-level ``store = Store(path)`` whose ``__init__`` reads it
             family = self._chain_class(node.value)
@@ -2242,6 +2256,13 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
                              for t in scalar_of(base))
         # a record's open-ended payload (``mr.description``, ``page.content``) is as large as the
         # record, as ``mr["description"]``; another field is one part of it
+        if any(named_object(t) for t in base) and not open_field(attr) and not listing_key(attr) and \
+                not attr.startswith("_") and (last := words(attr)) and last[-1] not in _CONTAINER_FIELDS:
+            # ``page = wiki.page(title); page.summary``: one field of the object a call named for
+            # one document gave (its text, ``page.text``, and its listings, ``page.links``, are
+            # the data)
+            base = frozenset(Marker("object", t.site, fixed=True) if isinstance(t, Src) and named_object(t) else t
+                             for t in base)
         keep = self._field_keeper(attr, base)
         held = frozenset(keep(t) for t in base if not isinstance(t, Marker) or t.kind == "object")
         return self._object_listing(held, base, attr, dn, node)
@@ -2932,18 +2953,21 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
                 kept = frozenset(t for t in recv if not isinstance(t, Marker) or t.whole)
                 return union(kept, args) if method in COPIERS else kept
         if helper is not None:
-            out = self.call_helper(node, *helper)
             if method is not None and isinstance(func, cst.Attribute) and dotted_name(func.value) not in ("self", "cls"):
                 # a method of an object made from data (``TextStepper(text).lines()``) may give
-                # that data back: the object's own fields are not traced
+                # that data back, cut as the method cuts its fields (``self.cells[start:end]``)
                 held = frozenset(t for t in recv if isinstance(t, Src)
                                  or (isinstance(t, Param) and t.site is None))
                 if held and call_shape(method) is not Shape.SCALAR and \
                         returns_object_data(helper[0], helper[1], self.a.object_data_methods):
                     # (not a method that only finds one element: ``for root in self.roots: if
                     # ...: return root``)
-                    out = union(out, held)
-            return out
+                    return self.call_helper(node, *helper, self_data=held)
+            elif self.self_data and method is not None and dotted_name(func) == f"self.{method}":
+                # (another method of the object, called from one summarised for its data: the
+                # same data, as this method's caller fills it in)
+                return self.call_helper(node, *helper, self_data=frozenset({Param(SELF_DATA, None)}))
+            return self.call_helper(node, *helper)
 
         if qn in cat.AWAITED_RESULTS:
             # ``await asyncio.gather(*(self.get_item(i) for i in ids))``: what the awaitables
@@ -3839,6 +3863,11 @@ def _method_name(value: cst.BaseExpression | None, switches: dict) -> str | None
         return name if name.isidentifier() else None
     return None
 
+
+#: Last words of a field that holds another container of data rather than one value
+#: (``result.page``, ``export.file``), beyond ``shapes.OPEN_FIELDS``: read off an object a call
+#: named for one document gave, still that data.
+_CONTAINER_FIELDS = frozenset({"page", "file", "doc", "sheet", "workbook", "folder", "directory", "dir"})
 
 #: Attributes of an object or class that give what its class declares, not data it holds
 #: (SQLAlchemy's ``__table__`` / ``__mapper__``, pydantic's ``model_fields``).

@@ -429,6 +429,11 @@ def call_shape(name: str) -> Shape:
         # ``chat_postMessage``, ``conversations_list``, ``reactions_add``, ``users_info``): the
         # verb acts on the resource the first word names
         return call_shape("_".join([*ws[1:], ws[0]]))
+    if len(ws) > 1 and not any(call_verb(w) for w in ws[:-1]) and ws[-1] in _VERB_WORDS - _FACTORY_WORDS:
+        # nouns then the verb, as toolkits that prefix every function with their product and
+        # resource name it (``box_file_text_extract``, ``box_docgen_template_list``,
+        # ``user_info``): the verb acts on the nouns before it
+        return call_shape("_".join([ws[-1], *ws[:-1]]))
     # no verb we know: the nouns decide
     last = ws[-1]
     if is_plural(last) or last in TEXT_NOUNS or last in MASS_NOUNS or verb in TEXT_NOUNS:

@@ -228,6 +228,13 @@ class Param:
 #: helper fills it in with the helper's own result.
 WRAPPED = "<wrapped>"
 
+#: The name of the placeholder ``Param`` for the data an object holds, inside a method of its
+#: class summarised for a call on an object made from data (``Notebook(**model["content"])
+#: .format_output(limit=n)``): each ``self.<field>`` the method reads is that data, and each call
+#: fills it in with what its receiver was made of, cut as the method cuts it
+#: (``self.cells[start:start + limit]``).
+SELF_DATA = "<self>"
+
 
 @dataclass(frozen=True)
 class Measure:

@@ -86,13 +86,20 @@ class UnboundedExternalResult(SourceRule):
 
     | the name | result | examples |
     |---|---|---|
-    | a verb that reads many things | collection or text | `list_widgets`, `search_widgets`, `query`, `scan`, `find`, `hgetall`, `lrange`, `smembers`, `describe_instances`, `dump`, `diff`, `export_csv` |
+    | a verb that reads many things | collection or text | `list_widgets`, `search_widgets`, `query`, `scan`, `find`, `hgetall`, `lrange`, `smembers`, `describe_instances`, `dump`, `diff`, `export_csv`, `conversations_list`, `box_file_text_extract` |
     | `get` with a plural or text noun, or with all | collection or text | `get_tables`, `get_logs`, `get_transcript`, `get_page`, `getAllUsers`, `schema` |
     | a conversion to a text format | collection or text | `to_markdown`, `convert_to_html`, `export_csv` |
     | a verb that changes one thing | an acknowledgement | `create_widget`, `update_widget`, `delete_widget`, `set`, `send_message`, `start_build`, `index` |
     | `get` with a singular noun, a constructor | one record, a handle | `get_widget`, `get_health`, `Client` |
     | a number or a flag | a scalar | `count_widgets`, `widget_exists`, `is_ready`, `llen` |
     | nothing either way | unknown: a collection | `frobnicate`, `get` |
+
+    A name that puts the resource first and the verb after it reads as the verb acting on the
+    resource: the Slack Web API's `conversations_list`, `users_info`, and toolkits that prefix
+    every function with their product (`box_file_text_extract` is `extract` of a file's text,
+    `box_docgen_template_list` a listing). A field read by name off what a call named for one
+    document gave (`wiki.page(title).summary`) is one field of that object, since neither a list
+    nor a string has fields; its text (`page.text`) and its listings (`page.links`) are the data.
 
     A collection the platform's configuration sizes (`get_available_transitions`, `list_kernels`,
     `get_issue_link_types`: transitions, kernels, languages, locales, qualified `…_types`) is a
@@ -105,6 +112,16 @@ class UnboundedExternalResult(SourceRule):
     Options or Preferences): what the operator set up, not data; a directory or a service it
     names is still read as data. A call handed the
     caller's page cursor (`starting_after=cursor`) returns one page of the API's own size: MEDIUM.
+    So does a listing method of a REST client class (`…Api`, the OpenAPI generator's
+    convention: `DAGApi(client).get_dags(**kwargs)`) handed the caller's page offset or page
+    number (`offset=`, `page=`, `startAt=`): the service pages it at its own size when no limit
+    is named (labelling rule 8). A database's client given `offset=` and `limit=None` returns the
+    rest (chromadb's `list_collections`): HIGH.
+
+    A method of the run's own class called on an object made from data
+    (`Notebook(**model["content"]).page(start, limit)`) gives that data back as the method cuts
+    its fields: `self.cells[start:start + limit]` is the caller's limit, `len(self.cells)` a
+    number, a loop over every cell all of it.
 
     A number, flag or digest a helper makes of what it is given (`int(n)`,
     `sha256(text.encode()).hexdigest()`) is a scalar for each caller: a write that answers with
