@@ -2134,6 +2134,13 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
                 # name, ``new``/``top``, or not), as many items as the service sends
                 extra.append(Src("TL108", site, f"iterating what `{dotted_name(iterated.func) or '…'}()` "
                                  f"returns {SIZE_UNKNOWN}", m.sql_bound or self._argument_bound(iterated)))
+            elif m.kind == "object" and not m.whole and not m.fixed and _guessed_function_result(m) and \
+                    not (m.family and (is_stdlib(m.family) or self.a.project.resolve_class(m.family))):
+                # ``results = box_locate_folder_by_name(client, name); for f in results``: what a
+                # library function named for nothing tokenlint knows gave (taken for a small
+                # value until used), iterated, is a collection of it
+                callee = cast(cst.Name, cast(cst.Call, m.site.node).func).value
+                extra.append(Src("TL108", site, f"iterating what `{callee}()` returns {SIZE_UNKNOWN}", m.sql_bound))
         kept = frozenset(replace(t, items=True) if isinstance(t, Param) and t.site is None and t.part
                          and not t.payload else t for t in it if not isinstance(t, Marker))
         return union(kept, frozenset(extra))
@@ -3862,6 +3869,17 @@ def _method_name(value: cst.BaseExpression | None, switches: dict) -> str | None
             return ""  # ``getattr(client, method)``: a method named at run time, of unknown shape
         return name if name.isidentifier() else None
     return None
+
+
+def _guessed_function_result(m: Marker) -> bool:
+    """Whether the ``object`` marker ``m`` is what a call of a library function imported by name
+    (``from box_toolkit import box_locate_folder_by_name``: not a method, not a constructor, not
+    a numeric module's ``np.argsort(scores)``, whose indices the tool cuts and picks rows by)
+    whose name says nothing about its shape gave (``shapes.call_shape``: UNKNOWN, read as one
+    small value until its use says otherwise)."""
+    node = m.site.node
+    return isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value[:1].islower() and \
+        call_shape(node.func.value) is Shape.UNKNOWN
 
 
 #: Last words of a field that holds another container of data rather than one value

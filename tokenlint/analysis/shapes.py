@@ -44,7 +44,7 @@ COLLECTION_VERBS = frozenset({
     "show", "describe", "explain", "tree", "walk", "inspect", "peek", "sample", "tail", "grep",
     "collect", "iter", "iterate", "paginate", "aggregate", "execute", "exec", "run", "invoke",
     "browse", "crawl", "scrape", "retrieve", "load", "extract", "analyze", "analyse", "glob",
-    "enumerate", "discover", "traverse", "expand", "resolve_all", "batch", "recommend",
+    "enumerate", "discover", "traverse", "expand", "resolve_all", "batch", "recommend", "locate",
     "similar", "suggest", "complete", "autocomplete", "lookup", "match", "top", "scroll",
     "stream", "tasks", "events", "transcribe", "transcript", "summarize", "summarise",
     "render", "convert", "parse", "crawl", "hscan", "sscan", "zscan", "xinfo",
