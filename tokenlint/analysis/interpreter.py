@@ -1989,6 +1989,9 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         if isinstance(node, cst.Name):
             if node.value in self.env:
                 return self.env[node.value]
+            if self.self_data and node.value == "self":
+                # (``return self`` from a method of an object made from data: that data)
+                return frozenset({Param(SELF_DATA, None)})
             return self.module_collection(node)
         if isinstance(node, cst.Attribute):
             return self.attribute(node)
@@ -2166,6 +2169,12 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
             self.expr(node.value)
             return frozenset({Marker("object", self.a.site(self.mod, node), fixed=True, family=DECLARATION_FAMILY)})
         flow = self._attribute(node)
+        if self.self_data and self.class_name and isinstance(node.value, cst.Name) and node.value.value == "self" \
+                and f"{self.class_name}.{node.attr.value}" not in self.mod.functions:
+            # a field of an object made from data, in its method: that data, as each call's
+            # receiver was made of it (``self.cells`` of ``Notebook(**content)``), besides what
+            # the class says of it (a client ``__init__`` made, a collection its methods fill)
+            flow = union(flow, frozenset({Param(SELF_DATA, None)}))
         if self.class_name and isinstance(node.value, cst.Name) and node.value.value == "self" and \
                 not (self.helper and self.function_name == "__init__"):
             held = self.a.instance_object_data(self.mod, self.class_name, node.attr.value)
@@ -2193,11 +2202,6 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
                     # ``self.items = json.load(open(path))`` in ``__init__``: every method
                     # reading ``self.items`` reads that file
                     return held  # (where ``__init__`` read it: the finding the object's data gives)
-            if self.self_data and f"{self.class_name}.{node.attr.value}" not in self.mod.functions:
-                # a field of an object made from data, in its method: that data, as each call's
-                # receiver was made of it (``self.cells`` of ``Notebook(**content)``); a collection
-                # its methods fill, or data its ``__init__`` reads, is that (above)
-                return frozenset({Param(SELF_DATA, None)})
         if isinstance(node.value, cst.Name) and node.value.value not in self.env and node.value.value != "self":
             # ``store.items`` of a module-level ``store = Store(path)`` whose ``__init__`` reads it
             family = self._chain_class(node.value)
@@ -2211,6 +2215,8 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
                 return self.a.collection_src(hit[0], node, f"instance collection `{dn}`", node.attr.value,
                                              at=self.mod)
         base = self.expr(node.value)
+        if self.self_data and isinstance(node.value, cst.Name) and node.value.value == "self":
+            base = EMPTY  # (the object's own attributes: as in any method, its data joined by ``attribute``)
         attr = node.attr.value
         for family in sorted({t.family for t in base if isinstance(t, Marker) and t.kind == "object"
                               and t.family and not t.whole}):
