@@ -648,11 +648,7 @@ class ExternalCalls(InterpreterState):
         offset and no limit returns the rest (chromadb's ``list_collections``), and a file read
         from an offset (``read(path, offset=n)``) the rest of the file. None when there is no
         such argument."""
-        for key, value, named in self._argument_pairs(node):
-            if named and key is not None and key.replace("_", "").replace("-", "").lower() in _OFFSET_KEYWORDS \
-                    and params(self.expr(value)):
-                return Bound(self.a.site(self.mod, node), upstream=True)
-        return None
+        return self._page_bound(node, _OFFSET_KEYWORDS)
 
     def cursor_bound(self, node: cst.Call) -> Bound | None:
         """The page a remote API returns when this call hands it a page cursor it was given (a
@@ -662,8 +658,14 @@ class ExternalCalls(InterpreterState):
         Todoist, Google APIs' ``pageToken``), so one response is one page of a size tokenlint
         cannot see (``Bound.upstream``). A cursor taken from the previous response (a loop over
         every page) is no parameter and gives nothing. None when there is no such argument."""
+        return self._page_bound(node, _CURSOR_KEYWORDS)
+
+    def _page_bound(self, node: cst.Call, keywords: frozenset[str]) -> Bound | None:
+        """``Bound.upstream`` at ``node`` when one of its named arguments (``_argument_pairs``:
+        a keyword, a key of a dict it spreads or is given) is one of ``keywords`` (compared lower
+        case, without ``_``/``-``) and holds a parameter of the tool or helper; else None."""
         for key, value, named in self._argument_pairs(node):
-            if named and key is not None and key.replace("_", "").replace("-", "").lower() in _CURSOR_KEYWORDS \
+            if named and key is not None and key.replace("_", "").replace("-", "").lower() in keywords \
                     and params(self.expr(value)):
                 return Bound(self.a.site(self.mod, node), upstream=True)
         return None
