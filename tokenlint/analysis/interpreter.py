@@ -1016,6 +1016,8 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         #: Locals holding pieces of one value (``parts = arn.split(":")``): an element is a piece
         #: of that value, not a record of a collection.
         self.pieces: set[str] = set()
+        #: locals bound to a text cut into lines (``lines = content.splitlines()``)
+        self.line_pieces: set[str] = set()
         #: Locals bound to a subscript or a call (``handler = HANDLERS.get(name)``): a later call
         #: of the local may reach the functions of a dispatch table (``_dispatch_table``).
         self.dispatch_of: dict[str, cst.BaseExpression] = {}
@@ -1374,6 +1376,10 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
             self.pieces.add(name)
         else:
             self.pieces.discard(name)
+        if _lines_value(value):
+            self.line_pieces.add(name)
+        else:
+            self.line_pieces.discard(name)
         if _built_records_value(value) or (name in self.built_records and _remakes(value, name)):
             self.built_records.add(name)
         else:
@@ -2394,6 +2400,11 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
                 # many as the loop has rounds (``docs[:k]``)
                 base = apply_bound(base, rounds)
             root = chain_root(node.value) if isinstance(node.value, cst.Attribute) else None
+            if rounds is None and not self.loop_nodes and not self.index_loops and (
+                    _lines_value(node.value) or (isinstance(node.value, cst.Name) and node.value.value in self.line_pieces)):
+                # ``lines = content.splitlines(); lines[line - 1]``: the one line a position picks
+                # (out of any loop, which could take every line), a small value of the text
+                return self.one_of(base, node, fixed=True) | entry
             if isinstance(key, cst.Integer) and (
                     _pieces_value(node.value) or (isinstance(node.value, cst.Name) and node.value.value in self.pieces)):
                 # ``arn.split(":")[3]``: a piece of the value split, as large as a field of it
@@ -2921,8 +2932,14 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         if isinstance(func, cst.Name) and func.value in self.env:
             given = frozenset(t for t in self.env[func.value] if isinstance(t, Param) and t.site is None)
             if given:
-                self._args_flow(node)
-                return frozenset(replace(t, called=True) for t in given)
+                # what the helper was given and passes it comes back too, as each caller fills
+                # it in: ``items.append(item_constructor(item))`` over a listing the helper was
+                # handed is made of each item (a lambda reading ``b["arn"]`` off its argument is
+                # read with nothing bound to it), ``resource_class(**{name: items})`` of the items;
+                # not an identifier (``fetch(symbol)``) nor an object made here (a handle)
+                passed = frozenset(t for t in self._args_flow(node)
+                                   if isinstance(t, Param) and t.site is None and not small_field(t.name))
+                return union(frozenset(replace(t, called=True) for t in given), passed)
 
         # a local holding a method of unreadable code (``method = getattr(ns, "get_many")``)
         local_method = self.called_local(node)
@@ -3790,6 +3807,17 @@ def _pieces_value(value: cst.BaseExpression | None) -> bool:
     """Whether ``value`` cuts a string into pieces (``arn.split(":")``, ``text.splitlines()``)."""
     return isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute) and \
         value.func.attr.value in _SPLITTERS
+
+
+def _lines_value(value: cst.BaseExpression | None) -> bool:
+    """Whether ``value`` cuts a text into lines: ``text.splitlines()``, ``text.split("\\n")``."""
+    if not (isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute)):
+        return False
+    method = value.func.attr.value
+    if method == "splitlines":
+        return True
+    return method in ("split", "rsplit") and len(value.args) >= 1 and \
+        string_literal(value.args[0].value) in ("\n", "\r\n")
 
 
 def _built_records_value(value: cst.BaseExpression | None) -> bool:
