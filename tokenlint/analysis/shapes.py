@@ -395,6 +395,11 @@ def call_shape(name: str) -> Shape:
         # ``Auth.api_key(key)``, ``get_access_token()``, pydantic's ``SecretStr.get_secret_value()``:
         # a credential, not data
         return Shape.SCALAR
+    if "by" in ws[2:] and (is_plural(ws[ws.index("by", 2) - 1]) or ws[ws.index("by", 2) - 1] in MASS_NOUNS):
+        # ``get_users_by_role``, ``get_messages_by_thread``: the plural before ``by`` is what
+        # comes back, the words after it name the key it is looked up by (a singular before it,
+        # ``get_page_by_id``, is one record as before: its key says nothing of its size)
+        ws = ws[:ws.index("by", 2)]
     verb, nouns = ws[0], ws[1:]
     if "_".join(ws[:2]) in COLLECTION_VERBS or "_".join(ws[:2]) in RECORD_VERBS:
         verb, nouns = "_".join(ws[:2]), ws[2:]
@@ -421,6 +426,8 @@ def call_shape(name: str) -> Shape:
         last = nouns[-1]
         if is_plural(last) or last in TEXT_NOUNS or last in MASS_NOUNS:
             return Shape.COLLECTION
+        if last in _BATCH_WORDS and any(is_plural(n) for n in nouns[:-1]):
+            return Shape.COLLECTION  # ``get_dag_runs_batch``, ``fetch_users_page``: many of them
         return Shape.RECORD
     if verb in ("info", "status", "config", "settings"):
         return Shape.RECORD
@@ -440,6 +447,10 @@ def call_shape(name: str) -> Shape:
         return Shape.COLLECTION
     return Shape.UNKNOWN
 
+
+#: Last words that make the plural before them a batch of its items (``get_dag_runs_batch``,
+#: ``fetch_users_page``, ``get_records_bulk``), not one record.
+_BATCH_WORDS = frozenset({"batch", "bulk", "page", "chunk", "set", "list", "collection"})
 
 #: Last words of a call that makes one locator or identifier (``generate_presigned_url``,
 #: ``generate_request_id``): a short string whatever the data. (``url`` alone is a text noun:
