@@ -86,7 +86,12 @@ class FollowedCalls(InterpreterState):
             call = node.with_changes(func=target, args=rest)
             self._synthetic.append(call)
             self._synthetic_origin[id(call)] = self._synthetic_origin.get(id(node), node)
-            return self.call_helper(call, *helper)
+            out = self.call_helper(call, *helper)
+            if id(call) in self._dict_results:
+                # (``source = await asyncio.to_thread(load, paper_id)``: the helper's fields and
+                # keys, read one by one, as for a direct call)
+                self._dict_results[id(node)] = self._dict_results[id(call)]
+            return out
         if isinstance(target, (cst.Name, cst.Attribute, cst.Subscript)):
             # (``asyncio.to_thread(registry[name], **arguments)``: an entry of a table)
             call = node.with_changes(func=target, args=rest)
@@ -343,7 +348,7 @@ class FollowedCalls(InterpreterState):
         page = self.cursor_bound(node)
         if page is not None:  # ``api.get_tasks(cursor=cursor)``: one page of the API's own size
             out = frozenset(t.with_bound(page) if isinstance(t, Src) else t for t in out)
-        if _returns_number(fn) or _returns_small_field(fn):
+        if _returns_number(fn) or _returns_small_field(fn) or self._returns_enum(module, fn):
             # ``def expunge_tag(self, guid) -> int: return self.store.expungeTag(guid)``: the
             # helper declares a number (a count, an update sequence, a flag), whatever it calls;
             # ``def get_page_title(page) -> str``: one small field of what it is given
@@ -392,6 +397,17 @@ class FollowedCalls(InterpreterState):
             else:
                 out.add(x)
         return frozenset(out)
+
+    def _returns_enum(self, module: ParsedModule, fn: cst.FunctionDef) -> bool:
+        """Whether ``fn`` is annotated to return a member of an ``Enum`` class of the run (``def
+        from_seconds(cls, s) -> "Seasonality"``): a constant of the code, a scalar whatever it
+        was picked from."""
+        qn = annotated_class(module, fn)
+        hit = self.a.project.resolve_class(qn) if qn else None
+        if hit is None:
+            return False
+        bases = {dotted_name(b.value) for b in hit[0].classes[hit[1]].bases}
+        return bool(bases & _ENUM_BASES)
 
     def _unread_callable(self, x: Taint) -> bool:
         """Whether ``x``, called, is a call into code tokenlint cannot read: an object of a
@@ -1188,6 +1204,11 @@ def _relocated(flow: Flow, kept: frozenset[Site], here: Site) -> Flow:
     if not kept:
         return flow
     return frozenset(replace(t, site=here) if isinstance(t, Src) and t.site in kept else t for t in flow)
+
+
+#: Bases of an enumeration: its members are constants of the code.
+_ENUM_BASES = frozenset({"Enum", "IntEnum", "StrEnum", "Flag", "IntFlag", "enum.Enum", "enum.IntEnum",
+                         "enum.StrEnum", "enum.Flag", "enum.IntFlag"})
 
 
 def _returns_number(fn: cst.FunctionDef) -> bool:

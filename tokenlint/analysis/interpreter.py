@@ -1239,6 +1239,20 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
                 self.summary.dict_returns.append(by_key)
                 flow = union(*by_key.values())
                 self.summary.mixed_returns = True
+            elif value is None or (isinstance(value, cst.Name) and value.value == "None"):
+                flow = EMPTY  # (no value: no fields or keys either, whatever the other returns hold)
+                self.summary.mixed_returns = True
+            elif isinstance(_awaited(value), (cst.Call, cst.Name)) and not self.loop_elements:
+                # ``return Source(content=text, main_file=name)``, ``return source`` bound to one,
+                # ``return helper()`` of a helper returning a dict literal: the value, and each
+                # field's or key's own flow for the caller reading one (``Summary.dict_parts``)
+                flow = first_match(self.expr(value))
+                fields = self.helper_dict_entries(value)
+                if fields is not None:
+                    self.summary.dict_returns.append({k: first_match(f) for k, f in fields.items()})
+                else:
+                    self.summary.other_returns = True
+                self.summary.mixed_returns = True
             else:
                 flow = first_match(self.expr(value) if value is not None else EMPTY)
                 self.summary.mixed_returns = True
@@ -2199,6 +2213,11 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         dn = dotted_name(node)
         if dn is not None and dn in self.env:
             return self.env[dn]
+        fields = self.helper_dict_entries(node.value) if isinstance(node.value, cst.Name) else None
+        if fields is not None and node.attr.value in fields:
+            # ``s = load(path); s.main_file`` of an object of the run's class made with keywords
+            # (``return Source(content=text, main_file=name)``): what that field was given
+            return fields[node.attr.value]
         if dn is not None and dn.count(".") == 1 and dn.startswith("self.") and self.class_name:
             if node.attr.value in self.a.instance_collections(self.mod, self.class_name):
                 return self.a.collection_src(self.mod, node, f"instance collection `{dn}`", node.attr.value)
@@ -2221,6 +2240,9 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
                 return self.a.collection_src(hit[0], node, f"instance collection `{dn}`", node.attr.value,
                                              at=self.mod)
         base = self.expr(node.value)
+        if isinstance(node.value, (cst.Call, cst.Await)) and \
+                (fields := self.helper_dict_entries(node.value)) is not None and node.attr.value in fields:
+            return fields[node.attr.value]  # (``outline(path).heading``: as for a local bound to it)
         if self.self_data and isinstance(node.value, cst.Name) and node.value.value == "self":
             base = EMPTY  # (the object's own attributes: as in any method, its data joined by ``attribute``)
         attr = node.attr.value
@@ -2899,6 +2921,15 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         family: str | None  # (the qualified class of the object a call makes or is made on)
         made = self._run_class_called(func, qn)
         if made is not None:
+            field_names = self._field_names(node, made)
+            if field_names is not None:
+                # ``Source(content=text, main_file=name)`` (a dataclass, a pydantic model), or
+                # positionally in the order a dataclass or NamedTuple declares its fields: each
+                # field holds what it was given, read back one by one (``s.main_file`` is the
+                # name, not the text), as a dict literal's keys are
+                by_field = {n: self.expr(a.value) for n, a in zip(field_names, node.args)}
+                self._dict_results[id(node)] = by_field
+                return self._constructed(node, site, made, union(*by_field.values()))
             return self._constructed(node, site, made, self._args_flow(node))
 
         if method is not None and isinstance(func, cst.Attribute) and not self._project_method(func, recv, method):
@@ -3050,6 +3081,29 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
             qualified = self.mod.imports.qualify(node)
             return self.a.project.find_constant(qualified) if qualified is not None else None
         return None
+
+    def _field_names(self, node: cst.Call, made: str) -> list[str] | None:
+        """The field each argument of ``node``, a construction of the run's class ``made``, sets:
+        its keyword, or for a positional argument the field a ``@dataclass`` or ``NamedTuple``
+        declares at that place (``dataclass_fields``); None when some argument sets no field
+        known here (``*args``, ``**kwargs``, a positional one of any other class)."""
+        if not node.args or any(a.star for a in node.args):
+            return None
+        if all(a.keyword is not None for a in node.args):
+            return [cast(cst.Name, a.keyword).value for a in node.args]
+        hit = self.a.project.resolve_class(made)
+        declared = dataclass_fields(hit[0].classes[hit[1]]) if hit is not None else None
+        if declared is None:
+            return None
+        names: list[str] = []
+        for i, a in enumerate(node.args):
+            if a.keyword is not None:
+                names.append(a.keyword.value)
+            elif i < len(declared):
+                names.append(declared[i])
+            else:
+                return None
+        return names
 
     def _run_class_called(self, func: cst.BaseExpression, qn: str | None) -> str | None:
         """The qualified class of the run a call of ``func`` constructs, else None: a class of
@@ -3807,6 +3861,34 @@ def _pieces_value(value: cst.BaseExpression | None) -> bool:
     """Whether ``value`` cuts a string into pieces (``arn.split(":")``, ``text.splitlines()``)."""
     return isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute) and \
         value.func.attr.value in _SPLITTERS
+
+
+#: Decorators and bases of a class whose fields are its annotated class attributes, in order.
+_RECORD_DECORATORS = frozenset({"dataclass", "dataclasses.dataclass", "attr.s", "attr.define", "attrs.define",
+                                "attr.frozen", "attrs.frozen", "define", "frozen"})
+_RECORD_BASES = frozenset({"NamedTuple", "typing.NamedTuple"})
+
+
+def dataclass_fields(cls: cst.ClassDef) -> list[str] | None:
+    """The fields of ``cls`` in the order its generated ``__init__`` takes them, when a
+    ``@dataclass`` (or attrs) decorator or a ``NamedTuple`` base makes that ``__init__`` (its
+    annotated class attributes, ``ClassVar`` ones left out); None for any other class, or one
+    that writes its own ``__init__``."""
+    decorated = any(dotted_name(d.decorator.func if isinstance(d.decorator, cst.Call) else d.decorator)
+                    in _RECORD_DECORATORS for d in cls.decorators)
+    based = any(dotted_name(b.value) in _RECORD_BASES for b in cls.bases)
+    if not (decorated or based):
+        return None
+    out: list[str] = []
+    for stmt in statements_of(cls.body):
+        if isinstance(stmt, cst.FunctionDef) and stmt.name.value == "__init__":
+            return None
+        if isinstance(stmt, cst.SimpleStatementLine):
+            for small in stmt.body:
+                if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name) and \
+                        "ClassVar" not in node_code(small.annotation.annotation):
+                    out.append(small.target.value)
+    return out
 
 
 def _lines_value(value: cst.BaseExpression | None) -> bool:
