@@ -88,6 +88,7 @@ class UnboundedExternalResult(SourceRule):
     |---|---|---|
     | a verb that reads many things | collection or text | `list_widgets`, `search_widgets`, `query`, `scan`, `find`, `hgetall`, `lrange`, `smembers`, `describe_instances`, `dump`, `diff`, `export_csv`, `conversations_list`, `box_file_text_extract` |
     | `get` with a plural or text noun, or with all | collection or text | `get_tables`, `get_logs`, `get_transcript`, `get_page`, `getAllUsers`, `schema` |
+    | a plural before `by`, or a batch word after it | collection or text | `get_users_by_role`, `get_dag_runs_batch`, `fetch_users_page` |
     | a conversion to a text format | collection or text | `to_markdown`, `convert_to_html`, `export_csv` |
     | a verb that changes one thing | an acknowledgement | `create_widget`, `update_widget`, `delete_widget`, `set`, `send_message`, `start_build`, `index` |
     | `get` with a singular noun, a constructor | one record, a handle | `get_widget`, `get_health`, `Client` |
@@ -100,6 +101,13 @@ class UnboundedExternalResult(SourceRule):
     `box_docgen_template_list` a listing). A field read by name off what a call named for one
     document gave (`wiki.page(title).summary`) is one field of that object, since neither a list
     nor a string has fields; its text (`page.text`) and its listings (`page.links`) are the data.
+    A field of the run's own record (a `@dataclass`, a `NamedTuple` or a model made with keywords:
+    `Source(text, path.name)` returned by a helper) is what that field was given, so
+    `source.main_file` is a name and `source.content` the text; an `Enum` member a helper returns
+    (`-> "Kind"`) is a constant. One line a position picks out of a text cut into lines
+    (`content.splitlines()[line - 1]`, outside any loop) is one small value. What a helper hands
+    the callable it was given (`items.append(item_constructor(item))`) comes back in what the
+    callable returns.
 
     A collection the platform's configuration sizes (`get_available_transitions`, `list_kernels`,
     `get_issue_link_types`: transitions, kernels, languages, locales, qualified `…_types`) is a
