@@ -17,7 +17,7 @@ import libcst as cst
 
 from tokenlint.discovery import ToolDef
 from tokenlint.discovery.fastmcp import find_fastmcp_tools
-from tokenlint.discovery.handwritten import tools_call_dispatch
+from tokenlint.discovery.handwritten import request_handler_registration, tools_call_dispatch
 from tokenlint.discovery.lowlevel import find_lowlevel_tools
 from tokenlint.discovery.servers import ServerRegistry
 from tokenlint.discovery.values import Values
@@ -66,6 +66,10 @@ def discover_module(mod: ParsedModule, project: Project, servers: ServerRegistry
         if dispatch is not None:
             raw.append((mod, dispatch, 'this module answers the JSON-RPC method "tools/call" itself, with no MCP SDK; '
                         "tokenlint cannot list the tools it dispatches to"))
+        table = request_handler_registration(mod)
+        if table is not None:
+            raw.append((mod, table, "a handler for CallToolRequest is put in the server's request_handlers table; "
+                        "it answers every tool name itself (a proxy forwards them), so tokenlint cannot list them"))
     seen: set[tuple[int, str]] = set()
     unresolved = []
     for m, node, reason in raw:
