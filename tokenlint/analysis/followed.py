@@ -399,15 +399,14 @@ class FollowedCalls(InterpreterState):
         return frozenset(out)
 
     def _returns_enum(self, module: ParsedModule, fn: cst.FunctionDef) -> bool:
-        """Whether ``fn`` is annotated to return a member of an ``Enum`` class of the run (``def
-        from_seconds(cls, s) -> "Seasonality"``): a constant of the code, a scalar whatever it
-        was picked from."""
+        """Whether ``fn`` is annotated to return a class of the run derived from a scalar type
+        (``catalogue.SCALAR_TYPES``: an ``Enum`` member, ``def from_seconds(cls, s) ->
+        "Seasonality"``): a constant of the code, a scalar whatever it was picked from."""
         qn = annotated_class(module, fn)
         hit = self.a.project.resolve_class(qn) if qn else None
         if hit is None:
             return False
-        bases = {dotted_name(b.value) for b in hit[0].classes[hit[1]].bases}
-        return bool(bases & _ENUM_BASES)
+        return any(hit[0].imports.qualify(b.value) in cat.SCALAR_TYPES for b in hit[0].classes[hit[1]].bases)
 
     def _unread_callable(self, x: Taint) -> bool:
         """Whether ``x``, called, is a call into code tokenlint cannot read: an object of a
@@ -1204,11 +1203,6 @@ def _relocated(flow: Flow, kept: frozenset[Site], here: Site) -> Flow:
     if not kept:
         return flow
     return frozenset(replace(t, site=here) if isinstance(t, Src) and t.site in kept else t for t in flow)
-
-
-#: Bases of an enumeration: its members are constants of the code.
-_ENUM_BASES = frozenset({"Enum", "IntEnum", "StrEnum", "Flag", "IntFlag", "enum.Enum", "enum.IntEnum",
-                         "enum.StrEnum", "enum.Flag", "enum.IntFlag"})
 
 
 def _returns_number(fn: cst.FunctionDef) -> bool:

@@ -1015,9 +1015,8 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         self.positions: set[str] = set()
         #: Locals holding pieces of one value (``parts = arn.split(":")``): an element is a piece
         #: of that value, not a record of a collection.
-        self.pieces: set[str] = set()
-        #: locals bound to a text cut into lines (``lines = content.splitlines()``)
-        self.line_pieces: set[str] = set()
+        #: Each maps to whether the value was cut into lines (``lines = content.splitlines()``).
+        self.pieces: dict[str, bool] = {}
         #: Locals bound to a subscript or a call (``handler = HANDLERS.get(name)``): a later call
         #: of the local may reach the functions of a dispatch table (``_dispatch_table``).
         self.dispatch_of: dict[str, cst.BaseExpression] = {}
@@ -1387,13 +1386,9 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         else:
             self.positions.discard(name)
         if _pieces_value(value):
-            self.pieces.add(name)
+            self.pieces[name] = _lines_value(value)
         else:
-            self.pieces.discard(name)
-        if _lines_value(value):
-            self.line_pieces.add(name)
-        else:
-            self.line_pieces.discard(name)
+            self.pieces.pop(name, None)
         if _built_records_value(value) or (name in self.built_records and _remakes(value, name)):
             self.built_records.add(name)
         else:
@@ -2213,11 +2208,6 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         dn = dotted_name(node)
         if dn is not None and dn in self.env:
             return self.env[dn]
-        fields = self.helper_dict_entries(node.value) if isinstance(node.value, cst.Name) else None
-        if fields is not None and node.attr.value in fields:
-            # ``s = load(path); s.main_file`` of an object of the run's class made with keywords
-            # (``return Source(content=text, main_file=name)``): what that field was given
-            return fields[node.attr.value]
         if dn is not None and dn.count(".") == 1 and dn.startswith("self.") and self.class_name:
             if node.attr.value in self.a.instance_collections(self.mod, self.class_name):
                 return self.a.collection_src(self.mod, node, f"instance collection `{dn}`", node.attr.value)
@@ -2240,9 +2230,12 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
                 return self.a.collection_src(hit[0], node, f"instance collection `{dn}`", node.attr.value,
                                              at=self.mod)
         base = self.expr(node.value)
-        if isinstance(node.value, (cst.Call, cst.Await)) and \
+        if isinstance(node.value, (cst.Name, cst.Call, cst.Await)) and \
                 (fields := self.helper_dict_entries(node.value)) is not None and node.attr.value in fields:
-            return fields[node.attr.value]  # (``outline(path).heading``: as for a local bound to it)
+            # ``s = load(path); s.main_file``, ``outline(path).heading`` of an object of the run's
+            # record class (``return Source(content=text, main_file=name)``): what that field
+            # was given
+            return fields[node.attr.value]
         if self.self_data and isinstance(node.value, cst.Name) and node.value.value == "self":
             base = EMPTY  # (the object's own attributes: as in any method, its data joined by ``attribute``)
         attr = node.attr.value
@@ -2323,18 +2316,9 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         return lambda t: part_of(t) if t in own else keep(t)
 
     def _record_class(self, family: str) -> bool:
-        """Whether ``family`` names a record class of the run: decorated ``@dataclass`` (or
-        ``attrs``' ``@define``), or derived from ``TypedDict``, ``NamedTuple`` or pydantic's
-        ``BaseModel``."""
+        """Whether ``family`` names a record class of the run (``record_kind``)."""
         hit = self.a.project.resolve_class(family)
-        if hit is None:
-            return False
-        cls = hit[0].classes[hit[1]]
-        marks = [dotted_name(d.decorator.func if isinstance(d.decorator, cst.Call) else d.decorator) or ""
-                 for d in cls.decorators]
-        bases = [dotted_name(b.value) or "" for b in cls.bases]
-        return any(m.split(".")[-1] in ("dataclass", "define", "frozen") for m in marks) or \
-            any(b.split(".")[-1] in ("TypedDict", "NamedTuple", "BaseModel") for b in bases)
+        return hit is not None and record_kind(hit[0].classes[hit[1]]) is not None
 
     def _object_listing(self, held: Flow, base: Flow, key: str, owner: str | None,
                         node: cst.Attribute | cst.Subscript) -> Flow:
@@ -2423,7 +2407,7 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
                 base = apply_bound(base, rounds)
             root = chain_root(node.value) if isinstance(node.value, cst.Attribute) else None
             if rounds is None and not self.loop_nodes and not self.index_loops and (
-                    _lines_value(node.value) or (isinstance(node.value, cst.Name) and node.value.value in self.line_pieces)):
+                    _lines_value(node.value) or (isinstance(node.value, cst.Name) and self.pieces.get(node.value.value))):
                 # ``lines = content.splitlines(); lines[line - 1]``: the one line a position picks
                 # (out of any loop, which could take every line), a small value of the text
                 return self.one_of(base, node, fixed=True) | entry
@@ -3863,21 +3847,27 @@ def _pieces_value(value: cst.BaseExpression | None) -> bool:
         value.func.attr.value in _SPLITTERS
 
 
-#: Decorators and bases of a class whose fields are its annotated class attributes, in order.
-_RECORD_DECORATORS = frozenset({"dataclass", "dataclasses.dataclass", "attr.s", "attr.define", "attrs.define",
-                                "attr.frozen", "attrs.frozen", "define", "frozen"})
-_RECORD_BASES = frozenset({"NamedTuple", "typing.NamedTuple"})
+def record_kind(cls: cst.ClassDef) -> str | None:
+    """How ``cls`` is a record class: ``"positional"`` when a decorator (``@dataclass``, attrs'
+    ``@define`` / ``@frozen``) or a ``NamedTuple`` base generates an ``__init__`` taking its
+    annotated fields in order, ``"keywords"`` for a ``TypedDict`` or pydantic ``BaseModel``
+    (made by field name); None for any other class (matched on the last segment of the name)."""
+    marks = [dotted_name(d.decorator.func if isinstance(d.decorator, cst.Call) else d.decorator) or ""
+             for d in cls.decorators]
+    bases = [dotted_name(b.value) or "" for b in cls.bases]
+    if any(m.split(".")[-1] in ("dataclass", "define", "frozen") for m in marks) or \
+            any(b.split(".")[-1] == "NamedTuple" for b in bases):
+        return "positional"
+    if any(b.split(".")[-1] in ("TypedDict", "BaseModel") for b in bases):
+        return "keywords"
+    return None
 
 
 def dataclass_fields(cls: cst.ClassDef) -> list[str] | None:
-    """The fields of ``cls`` in the order its generated ``__init__`` takes them, when a
-    ``@dataclass`` (or attrs) decorator or a ``NamedTuple`` base makes that ``__init__`` (its
-    annotated class attributes, ``ClassVar`` ones left out); None for any other class, or one
-    that writes its own ``__init__``."""
-    decorated = any(dotted_name(d.decorator.func if isinstance(d.decorator, cst.Call) else d.decorator)
-                    in _RECORD_DECORATORS for d in cls.decorators)
-    based = any(dotted_name(b.value) in _RECORD_BASES for b in cls.bases)
-    if not (decorated or based):
+    """The fields of ``cls`` in the order its generated ``__init__`` takes them, for a
+    ``"positional"`` record class (``record_kind``: its annotated class attributes, ``ClassVar``
+    ones left out); None for any other class, or one that writes its own ``__init__``."""
+    if record_kind(cls) != "positional":
         return None
     out: list[str] = []
     for stmt in statements_of(cls.body):
@@ -3892,14 +3882,14 @@ def dataclass_fields(cls: cst.ClassDef) -> list[str] | None:
 
 
 def _lines_value(value: cst.BaseExpression | None) -> bool:
-    """Whether ``value`` cuts a text into lines: ``text.splitlines()``, ``text.split("\\n")``."""
-    if not (isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute)):
+    """Whether ``value`` cuts a text into lines (``_pieces_value`` at line breaks):
+    ``text.splitlines()``, ``text.split("\\n")``."""
+    if not _pieces_value(value):
         return False
-    method = value.func.attr.value
-    if method == "splitlines":
-        return True
-    return method in ("split", "rsplit") and len(value.args) >= 1 and \
-        string_literal(value.args[0].value) in ("\n", "\r\n")
+    call = cast(cst.Call, value)
+    method = cast(cst.Attribute, call.func).attr.value
+    return method == "splitlines" or (method in ("split", "rsplit") and len(call.args) >= 1 and
+                                      string_literal(call.args[0].value) in ("\n", "\r\n"))
 
 
 def _built_records_value(value: cst.BaseExpression | None) -> bool:
