@@ -129,6 +129,16 @@ def star_imports(mod: ParsedModule) -> list[str]:
     return out
 
 
+def _all_names(mod: ParsedModule) -> list[str] | None:
+    """The names of ``mod``'s ``__all__`` when it is bound to a literal list or tuple of string
+    literals, else None."""
+    value = mod.constants.get("__all__")
+    if not isinstance(value, (cst.List, cst.Tuple)):
+        return None
+    names = [e.value.evaluated_value for e in value.elements if isinstance(e.value, cst.SimpleString)]
+    return [n for n in names if isinstance(n, str)] if len(names) == len(value.elements) else None
+
+
 #: An identifier-like word: ``Project.mentions`` finds one among a file's words, not by a search.
 _WORD = re.compile(r"\w+")
 
@@ -161,6 +171,7 @@ class Project:
         """Register a module parsed already under its module name (``get`` then never reads it from
         disk)."""
         self.parsed[mod.module_name] = mod
+        self._import_star_names(mod)
 
     def get(self, module_name: str) -> ParsedModule | None:
         """The parsed module named ``module_name`` (an alias of a run module taken as that module),
@@ -185,7 +196,29 @@ class Project:
             except SourceError:
                 mod = None
         self.parsed[module_name] = mod
+        if mod is not None:
+            self._import_star_names(mod)
         return mod
+
+    def _import_star_names(self, mod: ParsedModule) -> None:
+        """Bind in ``mod``'s import table the names its top-level ``from base import *`` brings in
+        (Python Language Reference, "The import statement": the names of ``base.__all__`` when it
+        is a literal list or tuple of strings, else every name of ``base`` that does not start
+        with an underscore), as an explicit ``from base import name`` would; a name ``mod``
+        defines or imports itself keeps its meaning. ``base`` is read (``get``) when it is a
+        module of the run; a chain of star imports is followed, a cycle stops."""
+        for base in star_imports(mod):
+            source = self.get(base)  # (parsed and given its own star names first)
+            if source is None or source is mod:
+                continue
+            exported = _all_names(source)
+            if exported is None:
+                exported = [n for n in (*source.functions, *source.classes, *source.constants, *source.imports.names)
+                            if "." not in n and not n.startswith("_")]
+            for name in exported:
+                if name in mod.functions or name in mod.classes or name in mod.constants or name in mod.imports.names:
+                    continue
+                mod.imports.names[name] = source.imports.names.get(name) or f"{base}.{name}"
 
     def mentions(self, module_name: str, word: str) -> bool:
         """Whether the run's file of ``module_name`` holds the identifier ``word`` anywhere (a
