@@ -80,3 +80,24 @@ def test_star_imports_chain_and_stop_at_a_cycle():
     b = project.get("pkg.b")
     assert b is not None and b.imports.names["gamma"] == "pkg.c.gamma"
 
+
+
+def test_a_name_only_a_library_star_import_can_bind_is_that_library_s():
+    project = project_of(
+        pkg__server="""
+            from acme_sdk import *
+            from .local import *
+            import json
+            LIMIT = 5
+            def helper(): pass
+        """,
+        pkg__local="def mine(): pass\n",
+    )
+    server = project.get("pkg.server")
+    assert server is not None
+    assert server.imports.foreign_stars == ["acme_sdk"]
+    assert project.star_qualified(server, "list_widgets") == "acme_sdk.list_widgets"
+    for bound in ("mine", "json", "LIMIT", "helper", "len", "print"):
+        assert project.star_qualified(server, bound) is None, bound
+    plain = project_of(pkg__server="def helper(): pass\n").get("pkg.server")
+    assert plain is not None and project.star_qualified(plain, "list_widgets") is None

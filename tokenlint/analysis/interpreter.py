@@ -2695,6 +2695,8 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
             # returns (``Analyzer.decorator_wrappers``), filled in by its caller
             return frozenset({Param(WRAPPED, None)})
         qn = self.mod.imports.qualify(func)
+        if qn is None and isinstance(func, cst.Name) and func.value not in self.env and self.nested(func.value) is None:
+            qn = self.a.project.star_qualified(self.mod, func.value)  # ``from acme_sdk import *``
         dn = dotted_name(func)
         method = func.attr.value if isinstance(func, cst.Attribute) else None
         # (a call made up for a callable handed to a thread or a partial: placed at the real call)

@@ -91,6 +91,10 @@ class ImportTable:
         package = module_name if is_package else module_name.rpartition(".")[0]
         self.package = package
         self.names: dict[str, str] = {}
+        #: Modules outside the run this module star-imports at top level (``from acme_sdk import
+        #: *``), in source order; set by ``Project`` (``_import_star_names``), whose names are
+        #: unknown here.
+        self.foreign_stars: list[str] = []
         for node in _iter_imports(module):
             if isinstance(node, cst.Import):
                 for alias in node.names:

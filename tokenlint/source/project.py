@@ -7,6 +7,7 @@ into it (``from .helpers import load_all`` in a tool module). Every module is pa
 
 from __future__ import annotations
 
+import builtins
 import re
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -173,6 +174,16 @@ class Project:
         self.parsed[mod.module_name] = mod
         self._import_star_names(mod)
 
+    def star_qualified(self, mod: ParsedModule, name: str) -> str | None:
+        """``base.name`` for a bare ``name`` that nothing in ``mod`` binds (no definition, import,
+        top-level binding or builtin) when ``mod`` star-imports a module outside the run
+        (``from acme_sdk import *``): that library's name, the last such import winning as at
+        run time; None otherwise. The caller rules out locals and enclosing scopes."""
+        if not mod.imports.foreign_stars or name in mod.functions or name in mod.classes or \
+                name in mod.constants or name in mod.imports.names or hasattr(builtins, name):
+            return None
+        return f"{mod.imports.foreign_stars[-1]}.{name}"
+
     def get(self, module_name: str) -> ParsedModule | None:
         """The parsed module named ``module_name`` (an alias of a run module taken as that module),
         read from disk or ``overrides`` and parsed on first request, then cached; None when it is no
@@ -209,6 +220,8 @@ class Project:
         module of the run; a chain of star imports is followed, a cycle stops."""
         for base in star_imports(mod):
             source = self.get(base)  # (parsed and given its own star names first)
+            if source is None and base not in self.module_files and base not in mod.imports.foreign_stars:
+                mod.imports.foreign_stars.append(base)  # (a library's names: ``star_qualified``)
             if source is None or source is mod:
                 continue
             exported = _all_names(source)
