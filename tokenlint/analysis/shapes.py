@@ -103,10 +103,10 @@ WRITE_VERBS = frozenset({
 }) | STATE_CHANGE_VERBS
 
 #: Verbs whose noun says what comes back: ``fetch_ticker`` / ``lookup_user`` / ``load_config`` /
-#: ``extract_info`` one record, ``fetch_tickers`` / ``load_workbook`` / ``extract_text`` a
-#: collection or a text (``TEXT_NOUNS``); alone (``fetch()``) a collection, ``get(key)`` a value
-#: of any size.
-NOUN_DECIDES = frozenset({"get", "fetch", "retrieve", "lookup", "load", "extract"})
+#: ``extract_info`` / ``describe_cluster`` one record, ``fetch_tickers`` / ``load_workbook`` /
+#: ``extract_text`` / ``describe_instances`` (boto3) a collection or a text (``TEXT_NOUNS``);
+#: alone (``fetch()``) a collection, ``get(key)`` a value of any size.
+NOUN_DECIDES = frozenset({"get", "fetch", "retrieve", "lookup", "load", "extract", "describe"})
 
 #: Words meaning a number or a flag.
 SCALAR_WORDS = frozenset({
