@@ -354,6 +354,12 @@ class FollowedCalls(InterpreterState):
             # ``def get_page_title(page) -> str``: one small field of what it is given
             return scalar_of(out)
         handle, run_class = self._annotated_classes(module, fn)
+        instance_of = self._generic_instance(node, module, fn)
+        if instance_of is not None:
+            # ``def get_tool(self, tool_class: type[T]) -> T`` called as ``agent.get_tool(ReadMemoryTool)``:
+            # an object of the class passed (its methods are followed), whatever the helper
+            # looked it up in
+            run_class, out = instance_of, frozenset(t for t in out if not isinstance(t, Src))
         if run_class is not None and not any(isinstance(t, Src) for t in out):
             # ``def _get_client(ctx) -> GitLabClient``: an object of that class of the run (its
             # methods are followed), not of the objects the helper drew it from
@@ -478,6 +484,29 @@ class FollowedCalls(InterpreterState):
                     any(self.a.family_method(family, m) is not None for m in methods):
                 out.append((name, family))
         return tuple(sorted(out))
+
+    def _generic_instance(self, node: cst.Call, module: ParsedModule, fn: cst.FunctionDef) -> str | None:
+        """The class of the run an instance of which a generic accessor returns (PEP 484
+        generics: ``def get_tool(self, tool_class: type[T]) -> T``, also ``Type[T]`` and a PEP 695
+        ``def get[T](...)``): the class this call ``node`` passes for the parameter annotated
+        ``type[T]`` when the return annotation is that bare ``T``; None for any other helper, or
+        a class passed that is not the run's."""
+        ann = optional_inner(fn.returns.annotation) if fn.returns is not None else None
+        if not isinstance(ann, cst.Name):
+            return None
+        for p in parameters(fn):
+            pann = p.annotation.annotation if p.annotation is not None else None
+            if isinstance(pann, cst.Subscript) and dotted_name(pann.value) in ("type", "Type", "typing.Type") and \
+                    len(pann.slice) == 1 and isinstance(pann.slice[0].slice, cst.Index) and \
+                    isinstance(pann.slice[0].slice.value, cst.Name) and pann.slice[0].slice.value.value == ann.value:
+                given = arg_node(node, fn, p.name.value)
+                if not isinstance(given, (cst.Name, cst.Attribute)):
+                    return None
+                qn = self.mod.imports.qualify(given) or (
+                    f"{self.mod.module_name}.{given.value}" if isinstance(given, cst.Name) and given.value in self.mod.classes
+                    else None)
+                return qn if qn is not None and self.a.project.resolve_class(qn) is not None else None
+        return None
 
     def _annotated_classes(self, module: ParsedModule, fn: cst.FunctionDef) -> tuple[str | None, str | None]:
         """``(library class, class of the run)`` a helper's return annotation names, at most one
