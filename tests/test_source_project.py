@@ -1,4 +1,5 @@
-"""The run's modules as ``Project`` resolves them: names a ``from base import *`` brings in."""
+"""The run's modules as ``Project`` resolves them (names a ``from base import *`` brings in) and
+the record classes they define (``analysis.records``)."""
 
 from __future__ import annotations
 
@@ -101,3 +102,56 @@ def test_a_name_only_a_library_star_import_can_bind_is_that_library_s():
         assert project.star_qualified(server, bound) is None, bound
     plain = project_of(pkg__server="def helper(): pass\n").get("pkg.server")
     assert plain is not None and project.star_qualified(plain, "list_widgets") is None
+
+
+def test_fixed_model_reads_the_declared_fields():
+    from tokenlint.analysis.records import fixed_model
+
+    project = project_of(
+        pkg__models="""
+            from datetime import datetime
+            from enum import Enum
+            from typing import Annotated, Literal, Optional, TypedDict
+            from pydantic import BaseModel, ConfigDict, Field
+            from dataclasses import dataclass
+
+            class Kind(str, Enum):
+                A = "a"
+            class Small(BaseModel):
+                id: str
+                n: Optional[int] = None
+                kind: Kind
+                at: "datetime"
+                mode: Literal["x", "y"] = "x"
+                score: Annotated[float, Field(ge=0)] = 0
+            class Nested(BaseModel):
+                small: Small | None = None
+            class Child(Small):
+                extra_flag: bool = False
+            @dataclass
+            class Point:
+                x: int
+                y: int
+            class Listing(BaseModel):
+                id: str
+                tags: list[str]
+            class Payload(BaseModel):
+                id: str
+                description: str
+            class Open(BaseModel):
+                model_config = ConfigDict(extra="allow")
+                id: str
+            class OldOpen(BaseModel):
+                id: str
+                class Config:
+                    extra = "allow"
+            class Plain:
+                id: str
+            class Dict(TypedDict):
+                id: str
+        """,
+    )
+    for name in ("Small", "Nested", "Child", "Point"):
+        assert fixed_model(project, f"pkg.models.{name}"), name
+    for name in ("Listing", "Payload", "Open", "OldOpen", "Plain", "Dict", "Missing"):
+        assert not fixed_model(project, f"pkg.models.{name}"), name

@@ -41,6 +41,7 @@ from tokenlint.analysis.followed import (FollowedCalls, annotation_class, find_i
 from tokenlint.analysis.knowledge import Knowledge
 from tokenlint.analysis.library_calls import LibraryCalls
 from tokenlint.analysis.packaged import packaged_path, written_paths
+from tokenlint.analysis.records import dataclass_fields, fixed_model, record_kind
 from tokenlint.analysis.shapes import (CONFIG_WORDS, Shape, call_shape, call_verb, configuration_object, is_plural,
                                       open_field, small_field, words)
 from tokenlint.analysis.state import SqlBound
@@ -2916,6 +2917,11 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
                 by_field = {n: self.expr(a.value) for n, a in zip(field_names, node.args)}
                 self._dict_results[id(node)] = by_field
                 return self._constructed(node, site, made, union(*by_field.values()))
+            if node.args and all(a.star == "**" for a in node.args) and fixed_model(self.a.project, made):
+                # ``Team(**body)`` of a model of the run declaring only small fields: it keeps
+                # those (pydantic drops every other key; a dataclass refuses them)
+                self._args_flow(node)
+                return frozenset({Marker("object", site, fixed=True, family=made)})
             return self._constructed(node, site, made, self._args_flow(node))
 
         if method is not None and isinstance(func, cst.Attribute) and not self._project_method(func, recv, method):
@@ -3847,40 +3853,6 @@ def _pieces_value(value: cst.BaseExpression | None) -> bool:
     """Whether ``value`` cuts a string into pieces (``arn.split(":")``, ``text.splitlines()``)."""
     return isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute) and \
         value.func.attr.value in _SPLITTERS
-
-
-def record_kind(cls: cst.ClassDef) -> str | None:
-    """How ``cls`` is a record class: ``"positional"`` when a decorator (``@dataclass``, attrs'
-    ``@define`` / ``@frozen``) or a ``NamedTuple`` base generates an ``__init__`` taking its
-    annotated fields in order, ``"keywords"`` for a ``TypedDict`` or pydantic ``BaseModel``
-    (made by field name); None for any other class (matched on the last segment of the name)."""
-    marks = [dotted_name(d.decorator.func if isinstance(d.decorator, cst.Call) else d.decorator) or ""
-             for d in cls.decorators]
-    bases = [dotted_name(b.value) or "" for b in cls.bases]
-    if any(m.split(".")[-1] in ("dataclass", "define", "frozen") for m in marks) or \
-            any(b.split(".")[-1] == "NamedTuple" for b in bases):
-        return "positional"
-    if any(b.split(".")[-1] in ("TypedDict", "BaseModel") for b in bases):
-        return "keywords"
-    return None
-
-
-def dataclass_fields(cls: cst.ClassDef) -> list[str] | None:
-    """The fields of ``cls`` in the order its generated ``__init__`` takes them, for a
-    ``"positional"`` record class (``record_kind``: its annotated class attributes, ``ClassVar``
-    ones left out); None for any other class, or one that writes its own ``__init__``."""
-    if record_kind(cls) != "positional":
-        return None
-    out: list[str] = []
-    for stmt in statements_of(cls.body):
-        if isinstance(stmt, cst.FunctionDef) and stmt.name.value == "__init__":
-            return None
-        if isinstance(stmt, cst.SimpleStatementLine):
-            for small in stmt.body:
-                if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name) and \
-                        "ClassVar" not in node_code(small.annotation.annotation):
-                    out.append(small.target.value)
-    return out
 
 
 def _lines_value(value: cst.BaseExpression | None) -> bool:

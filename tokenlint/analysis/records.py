@@ -1,0 +1,162 @@
+"""Record classes of the run: dataclasses, named tuples, typed dicts and pydantic models.
+
+How a record class is made (``record_kind``), the fields its generated ``__init__`` takes
+(``dataclass_fields``), and whether an instance holds a fixed set of small fields whatever data
+it is made of (``fixed_model``).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import libcst as cst
+
+from tokenlint.analysis import catalogue as cat
+from tokenlint.analysis.shapes import open_field
+from tokenlint.analysis.values import optional_inner, statements_of
+from tokenlint.source.imports import dotted_name
+from tokenlint.source.walk import node_code
+
+if TYPE_CHECKING:
+    from tokenlint.source.project import ParsedModule, Project
+
+
+def record_kind(cls: cst.ClassDef) -> str | None:
+    """How ``cls`` is a record class: ``"positional"`` when a decorator (``@dataclass``, attrs'
+    ``@define`` / ``@frozen``) or a ``NamedTuple`` base generates an ``__init__`` taking its
+    annotated fields in order, ``"keywords"`` for a ``TypedDict`` or pydantic ``BaseModel``
+    (made by field name); None for any other class (matched on the last segment of the name)."""
+    marks = [dotted_name(d.decorator.func if isinstance(d.decorator, cst.Call) else d.decorator) or ""
+             for d in cls.decorators]
+    bases = [dotted_name(b.value) or "" for b in cls.bases]
+    if any(m.split(".")[-1] in ("dataclass", "define", "frozen") for m in marks) or \
+            any(b.split(".")[-1] == "NamedTuple" for b in bases):
+        return "positional"
+    if any(b.split(".")[-1] in ("TypedDict", "BaseModel") for b in bases):
+        return "keywords"
+    return None
+
+
+def dataclass_fields(cls: cst.ClassDef) -> list[str] | None:
+    """The fields of ``cls`` in the order its generated ``__init__`` takes them, for a
+    ``"positional"`` record class (``record_kind``: its annotated class attributes, ``ClassVar``
+    ones left out); None for any other class, or one that writes its own ``__init__``."""
+    if record_kind(cls) != "positional":
+        return None
+    out: list[str] = []
+    for stmt in statements_of(cls.body):
+        if isinstance(stmt, cst.FunctionDef) and stmt.name.value == "__init__":
+            return None
+        if isinstance(stmt, cst.SimpleStatementLine):
+            for small in stmt.body:
+                if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name) and \
+                        "ClassVar" not in node_code(small.annotation.annotation):
+                    out.append(small.target.value)
+    return out
+
+
+
+
+#: Names of small values a field can be annotated with besides ``catalogue.SCALAR_TYPES``: a
+#: short string, pydantic's constrained and network types (pydantic docs, "Network Types",
+#: "Standard Library Types").
+_SMALL_ANNOTATIONS = frozenset({
+    "str", "int", "float", "bool", "bytes", "None", "NoneType",
+    "HttpUrl", "AnyUrl", "AnyHttpUrl", "EmailStr", "NameEmail", "IPvAnyAddress", "SecretStr",
+    "PositiveInt", "NonNegativeInt", "PositiveFloat", "NonNegativeFloat", "StrictStr", "StrictInt",
+    "StrictBool", "StrictFloat", "AwareDatetime", "NaiveDatetime", "PastDatetime", "FutureDatetime",
+})
+
+#: Library bases a record class of the run may have beside the record base itself.
+_NEUTRAL_BASES = frozenset({"object", "Generic", "ABC", "str"})
+
+
+def fixed_model(project: Project, qualified: str, depth: int = 0) -> bool:
+    """Whether an instance of the run's record class ``qualified`` holds a fixed set of small
+    fields whatever data it is made of: a pydantic ``BaseModel`` (its default ``extra="ignore"``
+    drops every key it does not declare: pydantic docs, "Models: Extra data"), a ``@dataclass``
+    or a ``NamedTuple`` (a key they do not declare is an error), whose every field, its bases'
+    included, is annotated with a small value (``str``, ``int``, ``bool``, a ``datetime``, a
+    ``Literal``, an ``Enum`` or another such record class of the run; optional or not) and is not
+    named for a payload (``shapes.open_field``: ``content``, ``description``, ``items``).
+
+    Not fixed: a ``TypedDict`` (a plain dict, every key kept), a model that allows extra fields
+    (``model_config = ConfigDict(extra="allow")``, pydantic v1's ``class Config: extra =
+    "allow"``), a field of a list, a dict or anything else, a class that is no record, or a
+    chain of nested records more than three deep."""
+    if depth > 3:
+        return False
+    hit = project.resolve_class(qualified)
+    if hit is None:
+        return False
+    mod, name = hit
+    cls = mod.classes[name]
+    record = record_kind(cls) is not None
+    for base in cls.bases:
+        base_name = dotted_name(base.value) or ""
+        last = base_name.split(".")[-1]
+        if last == "TypedDict":
+            return False
+        if last in ("BaseModel", "NamedTuple") or last in _NEUTRAL_BASES:
+            continue
+        base_qn = mod.imports.qualify(base.value) or (f"{mod.module_name}.{base_name}" if base_name in mod.classes else None)
+        if base_qn is None or not fixed_model(project, base_qn, depth + 1):
+            return False  # (a library base other than the record's, or a base of open fields)
+        record = True  # (``class Team(Resource)``, ``Resource`` a fixed model of the run)
+    if not record:
+        return False
+    for stmt in statements_of(cls.body):
+        if isinstance(stmt, cst.ClassDef) and stmt.name.value == "Config" and "allow" in node_code(stmt):
+            return False  # pydantic v1: ``class Config: extra = Extra.allow``
+        if not isinstance(stmt, cst.SimpleStatementLine):
+            continue
+        for small in stmt.body:
+            if isinstance(small, cst.Assign) and any(
+                    isinstance(t.target, cst.Name) and t.target.value == "model_config" for t in small.targets) and \
+                    "allow" in node_code(small.value):
+                return False
+            if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name):
+                ann = small.annotation.annotation
+                if "ClassVar" in node_code(ann):
+                    continue
+                if open_field(small.target.value) or not _small_annotation(project, mod, ann, depth):
+                    return False
+    return True
+
+
+def _small_annotation(project: Project, mod: ParsedModule, ann: cst.BaseExpression, depth: int) -> bool:
+    """Whether a field annotation names a small value (``fixed_model``): ``Optional[X]``,
+    ``X | None``, ``Annotated[X, ...]`` and a string forward reference unwrapped."""
+    if isinstance(ann, cst.SimpleString):
+        text = ann.evaluated_value
+        try:
+            ann = cst.parse_expression(text) if isinstance(text, str) else ann
+        except cst.ParserSyntaxError:
+            return False
+    ann = optional_inner(ann)
+    if isinstance(ann, cst.BinaryOperation) and isinstance(ann.operator, cst.BitOr):
+        return _small_annotation(project, mod, ann.left, depth) and _small_annotation(project, mod, ann.right, depth)
+    if isinstance(ann, cst.Subscript):
+        head = (dotted_name(ann.value) or "").split(".")[-1]
+        first = ann.slice[0].slice if ann.slice else None
+        if head == "Literal":
+            return True
+        if head in ("Annotated", "Union") and isinstance(first, cst.Index):
+            parts = [first.value] if head == "Annotated" else \
+                [e.slice.value for e in ann.slice if isinstance(e.slice, cst.Index)]
+            return all(_small_annotation(project, mod, p, depth) for p in parts)
+        return False
+    if not isinstance(ann, (cst.Name, cst.Attribute)):
+        return False
+    written = dotted_name(ann) or ""
+    qn = mod.imports.qualify(ann) or (f"{mod.module_name}.{written}" if written in mod.classes else written)
+    if written in _SMALL_ANNOTATIONS or qn.split(".")[-1] in _SMALL_ANNOTATIONS and qn.startswith("pydantic") or \
+            qn in cat.SCALAR_TYPES:
+        return True
+    hit = project.resolve_class(qn)
+    if hit is None:
+        return False
+    cmod, cname = hit
+    if any(cmod.imports.qualify(b.value) in cat.SCALAR_TYPES for b in cmod.classes[cname].bases):
+        return True  # an ``Enum`` of the run
+    return fixed_model(project, qn, depth + 1)
