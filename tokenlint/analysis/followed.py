@@ -19,7 +19,7 @@ import libcst as cst
 from tokenlint.analysis import catalogue as cat
 from tokenlint.analysis.constants import string_literal
 from tokenlint.analysis.entry_points import Literal, literal_value, member_token
-from tokenlint.analysis.external import (ID_RECORDS_FAMILY, SIZE_UNKNOWN, _query_string_pairs, ack_of_write, drained,
+from tokenlint.analysis.external import (CONTEXT_FAMILY, ID_RECORDS_FAMILY, SIZE_UNKNOWN, _query_string_pairs, ack_of_write, drained,
                                          body_of_json, posted_through,
                                          listing_key, part_of, record_of_get, url_resource, whole_record_sources,
                                          api_record_bound, callable_parameters, parsed_file)
@@ -294,6 +294,7 @@ class FollowedCalls(InterpreterState):
         # is not
         here = self.a.site(self.mod, node)
         returned = self._from_helper(summary.returned(), node, fn, arg_flows)
+        returned = union(returned, self._iterated_arguments(summary.iterated, returned, arg_flows))
         kept = self._checked_returns(node, fn, summary, arg_flows, per_element, returned)
         self._merge(summary, arg_flows, per_element, (kept, here))
         for name, filled in summary.filled.items():
@@ -484,6 +485,25 @@ class FollowedCalls(InterpreterState):
                     any(self.a.family_method(family, m) is not None for m in methods):
                 out.append((name, family))
         return tuple(sorted(out))
+
+    def _iterated_arguments(self, iterated: set[str], returned: Flow, arg_flows: dict[str, Flow]) -> Flow:
+        """What a helper's iterating one of its parameters (``def keep(todos): return [t for t in
+        todos if ...]``) says of the value a call passes for it, when that value comes back:
+        an object a call of a library gave (``things.upcoming()``, read as one small value by its
+        name) is a collection of unknown size (TL108), as iterating it in the tool itself is."""
+        out: set[Taint] = set()
+        for name in iterated:
+            for m in markers(arg_flows.get(name, EMPTY), "object"):
+                call = m.site.node
+                if m not in returned or m.whole or m.fixed or m.posted or not isinstance(call, cst.Call) or \
+                        m.family in (None, CONTEXT_FAMILY) or is_stdlib(m.family) or \
+                        self.a.project.resolve_class(m.family) is not None:
+                    continue
+                callee = dotted_name(call.func) or "…"
+                if call_shape(callee.split(".")[-1]) is Shape.SCALAR:
+                    continue
+                out.add(Src("TL108", m.site, f"iterating what `{callee}()` returns {SIZE_UNKNOWN}", m.sql_bound))
+        return frozenset(out)
 
     def _generic_instance(self, node: cst.Call, module: ParsedModule, fn: cst.FunctionDef) -> str | None:
         """The class of the run an instance of which a generic accessor returns (PEP 484

@@ -137,6 +137,10 @@ class Summary:
     #: What the function assigns to each name it declares ``global`` (``global CACHE; CACHE =
     #: load_all()``), joined over its assignments (``Analyzer.module_data``).
     globals_written: dict[str, Flow] = field(default_factory=dict)
+    #: The function's own parameters it iterates as they are (``for todo in todos``, ``[t for t
+    #: in enumerate(todos)]``): what a caller passes for one is used as a collection
+    #: (``FollowedCalls.call_helper``).
+    iterated: set[str] = field(default_factory=set)
 
     def tuple_parts(self) -> tuple[Flow, ...] | None:
         """The flow of each position when every return is a tuple literal of one arity."""
@@ -2097,6 +2101,13 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         extra: list = []
         looped = node.iter if isinstance(node, (cst.For, cst.CompFor)) else None
         iterated = _unwrapped_iterable(looped) if looped is not None else None
+        if isinstance(iterated, cst.Name) and any(
+                isinstance(t, Param) and t.site is None and t.name == iterated.value and not (t.part or t.items or t.payload)
+                for t in it):
+            if not _type_tested(self.fn, iterated.value):
+                # (``for todo in todos``, ``todos`` a parameter; not a serializer walking whatever
+                # it is given, ``if isinstance(obj, list): return [walk(i) for i in obj]``)
+                self.summary.iterated.add(iterated.value)
         if iterated is not looped and isinstance(iterated, cst.Attribute):
             # (``enumerate(doc.paragraphs)`` keeps no handle: the attribute's own flow has it)
             it = union(it, frozenset(t for t in self.expr(iterated) if isinstance(t, Marker) and t.kind == "object"))
@@ -3949,6 +3960,14 @@ def _method_name(value: cst.BaseExpression | None, switches: dict) -> str | None
             return ""  # ``getattr(client, method)``: a method named at run time, of unknown shape
         return name if name.isidentifier() else None
     return None
+
+
+def _type_tested(fn: cst.CSTNode | None, name: str) -> bool:
+    """Whether ``fn`` tests the type of its local ``name`` (``isinstance(name, ...)``,
+    ``type(name)``): what it does with the value depends on what it is."""
+    return fn is not None and any(
+        isinstance(n, cst.Call) and dotted_name(n.func) in ("isinstance", "type") and n.args and
+        isinstance(n.args[0].value, cst.Name) and n.args[0].value.value == name for n in walk(fn))
 
 
 def _guessed_function_result(m: Marker) -> bool:
