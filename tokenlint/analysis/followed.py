@@ -283,6 +283,9 @@ class FollowedCalls(InterpreterState):
             return union(*arg_flows.values(), self_data or EMPTY)
         if self_data is not None:
             arg_flows[SELF_DATA] = self_data
+        for name in summary.iterated:
+            # (what the helper iterates or slices as it is, a collection: ``_used_as_collection``)
+            arg_flows[name] = self._used_as_collection(arg_flows.get(name, EMPTY))
         # a parameter given one element of a collection this function walks (``[clean(el) for el
         # in records]``): the helper's size check of it checks that element, not the collection
         per_element = frozenset(
@@ -294,7 +297,6 @@ class FollowedCalls(InterpreterState):
         # is not
         here = self.a.site(self.mod, node)
         returned = self._from_helper(summary.returned(), node, fn, arg_flows)
-        returned = union(returned, self._iterated_arguments(summary.iterated, returned, arg_flows))
         kept = self._checked_returns(node, fn, summary, arg_flows, per_element, returned)
         self._merge(summary, arg_flows, per_element, (kept, here))
         for name, filled in summary.filled.items():
@@ -486,23 +488,23 @@ class FollowedCalls(InterpreterState):
                 out.append((name, family))
         return tuple(sorted(out))
 
-    def _iterated_arguments(self, iterated: set[str], returned: Flow, arg_flows: dict[str, Flow]) -> Flow:
-        """What a helper's iterating one of its parameters (``def keep(todos): return [t for t in
-        todos if ...]``) says of the value a call passes for it, when that value comes back:
-        an object a call of a library gave (``things.upcoming()``, read as one small value by its
-        name) is a collection of unknown size (TL108), as iterating it in the tool itself is."""
+    def _used_as_collection(self, passed: Flow) -> Flow:
+        """``passed``, what a call gives a helper's parameter that the helper iterates or slices
+        as it is (``def keep(todos): return [t for t in todos if ...]``, ``items[offset:end]``),
+        with each object a call of a library gave (``things.upcoming()``, read as one small
+        value by its name) taken for what that use shows: a collection of unknown size (TL108),
+        as iterating it in the tool itself is; bounds the helper applies then apply to it."""
         out: set[Taint] = set()
-        for name in iterated:
-            for m in markers(arg_flows.get(name, EMPTY), "object"):
-                call = m.site.node
-                if m not in returned or m.whole or m.fixed or m.posted or not isinstance(call, cst.Call) or \
-                        m.family in (None, CONTEXT_FAMILY) or is_stdlib(m.family) or \
-                        self.a.project.resolve_class(m.family) is not None:
-                    continue
-                callee = dotted_name(call.func) or "…"
-                if call_shape(callee.split(".")[-1]) is Shape.SCALAR:
-                    continue
-                out.add(Src("TL108", m.site, f"iterating what `{callee}()` returns {SIZE_UNKNOWN}", m.sql_bound))
+        for t in passed:
+            call = t.site.node if isinstance(t, Marker) else None
+            if not isinstance(t, Marker) or t.kind != "object" or t.whole or t.fixed or t.posted or \
+                    not isinstance(call, cst.Call) or t.family in (None, CONTEXT_FAMILY) or is_stdlib(t.family) or \
+                    self.a.project.resolve_class(t.family) is not None or \
+                    call_shape((dotted_name(call.func) or "").split(".")[-1]) is Shape.SCALAR:
+                out.add(t)
+                continue
+            out.add(Src("TL108", t.site, f"iterating what `{dotted_name(call.func) or '…'}()` returns {SIZE_UNKNOWN}",
+                        t.sql_bound))
         return frozenset(out)
 
     def _generic_instance(self, node: cst.Call, module: ParsedModule, fn: cst.FunctionDef) -> str | None:

@@ -137,9 +137,9 @@ class Summary:
     #: What the function assigns to each name it declares ``global`` (``global CACHE; CACHE =
     #: load_all()``), joined over its assignments (``Analyzer.module_data``).
     globals_written: dict[str, Flow] = field(default_factory=dict)
-    #: The function's own parameters it iterates as they are (``for todo in todos``, ``[t for t
-    #: in enumerate(todos)]``): what a caller passes for one is used as a collection
-    #: (``FollowedCalls.call_helper``).
+    #: The function's own parameters it iterates or slices as they are (``for todo in todos``,
+    #: ``[t for t in enumerate(todos)]``, ``todos[offset:end]``): what a caller passes for one
+    #: is used as a collection (``FollowedCalls._used_as_collection``).
     iterated: set[str] = field(default_factory=set)
 
     def tuple_parts(self) -> tuple[Flow, ...] | None:
@@ -2474,6 +2474,10 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
                 held = self._object_listing(held, base, lit, base_name, node)
             return held | entry
         if isinstance(sl, cst.Slice):
+            if isinstance(node.value, cst.Name) and not _type_tested(self.fn, node.value.value) and any(
+                    isinstance(t, Param) and t.site is None and t.name == node.value.value and not (t.part or t.items)
+                    for t in base):
+                self.summary.iterated.add(node.value.value)  # (``items[offset:end]``, ``items`` a parameter)
             lower = self.expr(sl.lower) if sl.lower is not None else EMPTY
             if sl.upper is None:
                 low = sl.lower
