@@ -148,6 +148,14 @@ class FollowedCalls(InterpreterState):
         sub.env = {**self.env, **{k: v for k, v in sub.env.items() if k not in self.env}}
         for k in sub.param_defaults:
             sub.env[k] = arg_flows.get(k, EMPTY)
+        for p in parameters(fn):
+            name = p.name.value
+            qn = annotation_class(self.mod, p.annotation.annotation) if p.annotation is not None and \
+                not arg_flows.get(name) else None
+            if qn is not None and self.a.project.resolve_class(qn) is not None:
+                # ``async def _call(client: RabbitMQClient)`` handed to a helper that calls it with
+                # the client it opens: an object of that class of the run (its methods followed)
+                sub.env[name] = frozenset({Marker("object", self.a.site(self.mod, p), family=qn)})
         sub.strings = dict(self.strings)
         sub.dict_entries = {**self.dict_entries, **sub.dict_entries}
         sub.param_defaults = {**self.param_defaults, **sub.param_defaults}
