@@ -44,7 +44,14 @@ class UnboundedExternalResult(SourceRule):
     `functools.partial(fn, …)`), and a method a helper looks up by the name each caller gives it
     (`call("conversations_history", channel=c)` running `getattr(client, method_name)(**kwargs)`:
     judged as a call of that name, with the arguments it forwards), or one kept in a local and
-    called there (`fetch = client.list_papers; fetch(q)`).
+    called there (`fetch = client.list_papers; fetch(q)`); names a `from .helpers import *`
+    brings in (a name only a library's `from acme_sdk import *` can bind is that library's), an
+    instance a generic accessor gives (`def get_tool(self, cls: type[T]) -> T` called with a
+    class of the run), and a nested function handed to a helper that calls it with the run's
+    own client (`async def _call(client: BrokerClient)`: its parameter is that class's object).
+    A value read as one small record by its name is a collection once used as one, in the tool
+    or in a helper it is passed to: iterated or sliced as it is (`[t for t in todos if …]`,
+    `items[start:end]`), unless the helper tests its type first (`isinstance(obj, list)`).
 
     ### Evidence of small
     - constants: literals and module constants nothing fills (`PLATFORMS = ["linux", "macos"]`);
@@ -73,7 +80,11 @@ class UnboundedExternalResult(SourceRule):
       the record, picked by subscript, `.get` or attribute (`mr.description`),
       and so is what a helper makes by walking the payload of the one record it is given
       (`for frame in event.get("entries")`). An SDK model's serializer (`.model_dump()`,
-      `.to_dict()`) gives its declared fields, one fixed-shape record;
+      `.to_dict()`) gives its declared fields, one fixed-shape record; so does a pydantic model
+      (or dataclass) of the run made of a body (`Team.model_validate(body)`, `Team(**body)`)
+      whose every field is small (`str`, numbers, flags, times, `Literal`s, `Enum`s, nested
+      models of the same) and none named for a payload, as it drops every key it does not
+      declare (not with `extra="allow"`);
     - a limit-like argument the call is given (`limit=`, `max_results=`, `top_k=`,
       `n_results=`, also through `**params`) or a cap set on a request object that is then sent
       (`Query(q).paging(0, k)`, `arxiv.Search(q, max_results=10)`): judged like any other bound,
