@@ -1140,8 +1140,9 @@ def request_method(node: cst.Call) -> str | None:
     """The HTTP method (lower case) a request call sends, when the code spells it:
     ``client.post(...)``, ``requests.delete(...)``, ``request("PUT", url)``, ``api_call(path,
     method="POST")``; None when it cannot be read (a wrapper named for the method itself, ``def
-    post(self, path)``, is read by its name like the library's)."""
-    name = _callee_name(node).lower()
+    post(self, path)`` or a private ``def _post(self, path, body)``, is read by its name like
+    the library's)."""
+    name = _callee_name(node).lower().lstrip("_")
     if name in _HTTP_METHODS:
         return name
     text = (_request_helper_text(node) or "").lower()
