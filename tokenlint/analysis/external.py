@@ -24,7 +24,8 @@ from tokenlint.analysis.shapes import (COLLECTION_VERBS, MASS_NOUNS, REDUCTIONS,
 from tokenlint.analysis.records import fixed_model
 from tokenlint.analysis.state import InterpreterState
 from tokenlint.analysis.taints import EMPTY, Bound, Flow, Marker, Measure, Param, Site, Src, Taint, markers, params, union
-from tokenlint.analysis.values import BUILTINS, VALUE_METHODS, annotated_class, annotation_class, chain_root, is_stdlib
+from tokenlint.analysis.values import (BUILTINS, VALUE_METHODS, annotated_class, annotation_class, chain_root, is_stdlib,
+                                       run_class_named)
 from tokenlint.source.walk import node_code, walk_own
 from tokenlint.source.functions import gathering_parameters, parameters
 from tokenlint.source.imports import dotted_name
@@ -229,7 +230,7 @@ class ExternalCalls(InterpreterState):
         if _CONSTRUCTOR_NAME.search(name) or (owner[:1].isupper() and _ALT_CONSTRUCTOR.match(name)) or \
                 _MODEL_CONSTRUCTOR.match(name):
             # ``spec.fetcher_class(...)``, ``Model.model_validate(data)``, ``Cfg.from_env()``
-            model = self._run_class_named(owner_node) if _MODEL_CONSTRUCTOR.match(name) else None
+            model = run_class_named(self.a.project, self.mod, owner_node) if _MODEL_CONSTRUCTOR.match(name) else None
             if model is not None and fixed_model(self.a.project, model):
                 # ``Team.model_validate(body)`` of a model of the run declaring only small fields:
                 # it keeps those and drops every other key (``records.fixed_model``)
@@ -358,15 +359,6 @@ class ExternalCalls(InterpreterState):
             elif isinstance(a.value, cst.Name) and a.value.value in callable_params:
                 flows.append(self.expr(a.value))
         return union(*flows) if flows else None
-
-    def _run_class_named(self, expr: cst.BaseExpression | None) -> str | None:
-        """The qualified class of the run ``expr`` names (imported, or a class of this module),
-        else None."""
-        if not isinstance(expr, (cst.Name, cst.Attribute)):
-            return None
-        qn = self.mod.imports.qualify(expr) or (
-            f"{self.mod.module_name}.{expr.value}" if isinstance(expr, cst.Name) and expr.value in self.mod.classes else None)
-        return qn if qn is not None and self.a.project.resolve_class(qn) is not None else None
 
     def _constructed(self, node: cst.Call, site: Site, family: str | None, args: Flow) -> Flow:
         """An object made by a constructor of unreadable code: it holds the data it is given, and

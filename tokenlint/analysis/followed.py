@@ -29,7 +29,7 @@ from tokenlint.analysis.taints import (EMPTY, SELF_DATA, WRAPPED, Bound, Flow, M
                                       params, scalar_of, union)
 from tokenlint.analysis.values import (ACCUMULATORS, EMPTY_FACTORIES, MAX_HELPER_DEPTH, annotated_class,
                                        annotation_class, body_of, chain_root, defs_in, empty_collection, is_stdlib,
-                                       method_class, optional_inner)
+                                       method_class, optional_inner, run_class_named)
 from tokenlint.source.functions import ELSEWHERE, gathering_parameters, parameters
 from tokenlint.source.imports import dotted_name
 from tokenlint.source.walk import code_children, node_code, walk, walk_own
@@ -529,13 +529,7 @@ class FollowedCalls(InterpreterState):
             if isinstance(pann, cst.Subscript) and dotted_name(pann.value) in ("type", "Type", "typing.Type") and \
                     len(pann.slice) == 1 and isinstance(pann.slice[0].slice, cst.Index) and \
                     isinstance(pann.slice[0].slice.value, cst.Name) and pann.slice[0].slice.value.value == ann.value:
-                given = arg_node(node, fn, p.name.value)
-                if not isinstance(given, (cst.Name, cst.Attribute)):
-                    return None
-                qn = self.mod.imports.qualify(given) or (
-                    f"{self.mod.module_name}.{given.value}" if isinstance(given, cst.Name) and given.value in self.mod.classes
-                    else None)
-                return qn if qn is not None and self.a.project.resolve_class(qn) is not None else None
+                return run_class_named(self.a.project, self.mod, arg_node(node, fn, p.name.value))
         return None
 
     def _annotated_classes(self, module: ParsedModule, fn: cst.FunctionDef) -> tuple[str | None, str | None]:

@@ -2096,18 +2096,23 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         return union(flow, _length_sources(frozenset(iterated), flow,
                                            records=not self.while_depth and any(_record_literal(e) for e in elts)))
 
+    def _note_used_as_collection(self, expr: cst.BaseExpression | None, flow: Flow) -> None:
+        """Record in ``Summary.iterated`` a parameter of this function that ``expr`` names as it
+        is (``flow``, its value here, holds that parameter itself, not a part or field of it) and
+        that is iterated or sliced: what each caller passes for it is a collection. Not one whose
+        type the function tests (a serializer walking whatever it is given, ``if isinstance(obj,
+        list): return [walk(i) for i in obj]``)."""
+        if isinstance(expr, cst.Name) and any(
+                isinstance(t, Param) and t.site is None and t.name == expr.value and not (t.part or t.items or t.payload)
+                for t in flow) and not _type_tested(self.fn, expr.value):
+            self.summary.iterated.add(expr.value)
+
     def iteration(self, it: Flow, node: cst.CSTNode) -> Flow:
         """The flow of one element when iterating ``it`` (a cursor or file drains a source)."""
         extra: list = []
         looped = node.iter if isinstance(node, (cst.For, cst.CompFor)) else None
         iterated = _unwrapped_iterable(looped) if looped is not None else None
-        if isinstance(iterated, cst.Name) and any(
-                isinstance(t, Param) and t.site is None and t.name == iterated.value and not (t.part or t.items or t.payload)
-                for t in it):
-            if not _type_tested(self.fn, iterated.value):
-                # (``for todo in todos``, ``todos`` a parameter; not a serializer walking whatever
-                # it is given, ``if isinstance(obj, list): return [walk(i) for i in obj]``)
-                self.summary.iterated.add(iterated.value)
+        self._note_used_as_collection(iterated, it)  # (``for todo in todos``)
         if iterated is not looped and isinstance(iterated, cst.Attribute):
             # (``enumerate(doc.paragraphs)`` keeps no handle: the attribute's own flow has it)
             it = union(it, frozenset(t for t in self.expr(iterated) if isinstance(t, Marker) and t.kind == "object"))
@@ -2474,10 +2479,7 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
                 held = self._object_listing(held, base, lit, base_name, node)
             return held | entry
         if isinstance(sl, cst.Slice):
-            if isinstance(node.value, cst.Name) and not _type_tested(self.fn, node.value.value) and any(
-                    isinstance(t, Param) and t.site is None and t.name == node.value.value and not (t.part or t.items)
-                    for t in base):
-                self.summary.iterated.add(node.value.value)  # (``items[offset:end]``, ``items`` a parameter)
+            self._note_used_as_collection(node.value, base)  # (``items[offset:end]``)
             lower = self.expr(sl.lower) if sl.lower is not None else EMPTY
             if sl.upper is None:
                 low = sl.lower

@@ -13,7 +13,7 @@ import libcst as cst
 
 from tokenlint.analysis import catalogue as cat
 from tokenlint.analysis.shapes import open_field
-from tokenlint.analysis.values import optional_inner, statements_of
+from tokenlint.analysis.values import optional_inner, run_class_named, statements_of
 from tokenlint.source.imports import dotted_name
 from tokenlint.source.walk import node_code
 
@@ -99,7 +99,7 @@ def fixed_model(project: Project, qualified: str, depth: int = 0) -> bool:
             return False
         if last in ("BaseModel", "NamedTuple") or last in _NEUTRAL_BASES:
             continue
-        base_qn = mod.imports.qualify(base.value) or (f"{mod.module_name}.{base_name}" if base_name in mod.classes else None)
+        base_qn = run_class_named(project, mod, base.value)
         if base_qn is None or not fixed_model(project, base_qn, depth + 1):
             return False  # (a library base other than the record's, or a base of open fields)
         record = True  # (``class Team(Resource)``, ``Resource`` a fixed model of the run)

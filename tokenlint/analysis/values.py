@@ -16,7 +16,7 @@ from tokenlint.source.imports import dotted_name
 from tokenlint.source.walk import code_children
 
 if TYPE_CHECKING:
-    from tokenlint.source.project import ParsedModule
+    from tokenlint.source.project import ParsedModule, Project
 
 MAX_HELPER_DEPTH = 4
 
@@ -227,6 +227,16 @@ def _forward_reference(ann: cst.BaseExpression) -> cst.BaseExpression:
             except cst.ParserSyntaxError:
                 return ann
     return ann
+
+
+def run_class_named(project: Project, module: ParsedModule, expr: cst.BaseExpression | None) -> str | None:
+    """The qualified class of the run ``expr``, written in ``module``, names (imported there, or
+    a class of ``module`` itself), else None."""
+    if not isinstance(expr, (cst.Name, cst.Attribute)):
+        return None
+    qn = module.imports.qualify(expr) or (
+        f"{module.module_name}.{expr.value}" if isinstance(expr, cst.Name) and expr.value in module.classes else None)
+    return qn if qn is not None and project.resolve_class(qn) is not None else None
 
 
 def annotation_class(module: ParsedModule, ann: cst.BaseExpression) -> str | None:

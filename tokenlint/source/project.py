@@ -140,6 +140,12 @@ def _all_names(mod: ParsedModule) -> list[str] | None:
     return [n for n in names if isinstance(n, str)] if len(names) == len(value.elements) else None
 
 
+def _binds(mod: ParsedModule, name: str) -> bool:
+    """Whether ``mod`` binds ``name`` at top level itself: a function, a class, an assignment or
+    an import (star imports aside)."""
+    return name in mod.functions or name in mod.classes or name in mod.constants or name in mod.imports.names
+
+
 #: An identifier-like word: ``Project.mentions`` finds one among a file's words, not by a search.
 _WORD = re.compile(r"\w+")
 
@@ -179,8 +185,7 @@ class Project:
         top-level binding or builtin) when ``mod`` star-imports a module outside the run
         (``from acme_sdk import *``): that library's name, the last such import winning as at
         run time; None otherwise. The caller rules out locals and enclosing scopes."""
-        if not mod.imports.foreign_stars or name in mod.functions or name in mod.classes or \
-                name in mod.constants or name in mod.imports.names or hasattr(builtins, name):
+        if not mod.imports.foreign_stars or _binds(mod, name) or hasattr(builtins, name):
             return None
         return f"{mod.imports.foreign_stars[-1]}.{name}"
 
@@ -229,9 +234,8 @@ class Project:
                 exported = [n for n in (*source.functions, *source.classes, *source.constants, *source.imports.names)
                             if "." not in n and not n.startswith("_")]
             for name in exported:
-                if name in mod.functions or name in mod.classes or name in mod.constants or name in mod.imports.names:
-                    continue
-                mod.imports.names[name] = source.imports.names.get(name) or f"{base}.{name}"
+                if not _binds(mod, name):
+                    mod.imports.names[name] = source.imports.names.get(name) or f"{base}.{name}"
 
     def mentions(self, module_name: str, word: str) -> bool:
         """Whether the run's file of ``module_name`` holds the identifier ``word`` anywhere (a
