@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import os
+import shutil
+import subprocess
+import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -14,6 +17,19 @@ FIXTURES = REPO / "fixtures"
 #: Where the suite keeps what it fetches or learns between runs (the SARIF schema, hypothesis's
 #: examples): the user's cache directory, never the checkout.
 USER_CACHE = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "tokenlint-tests"
+
+
+def build_runtime_wheel(wheels: Path, env: dict[str, str] | None = None) -> None:
+    """Build the runtime distribution (``tokenlint/runtime``) as a wheel into ``wheels``, from a
+    private copy of its source next to it: setuptools builds in the source tree's ``build/``,
+    which two builds at once (tests on other xdist workers) would share and pull from under each
+    other. Raises AssertionError with pip's output when the build fails."""
+    source = wheels.parent / "runtime-source"
+    shutil.copytree(REPO / "tokenlint" / "runtime", source,
+                    ignore=shutil.ignore_patterns("__pycache__", "*.egg-info", "build"))
+    cmd = [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(wheels), str(source)]
+    done = subprocess.run(cmd, capture_output=True, text=True, timeout=300, env=env)
+    assert done.returncode == 0, f"{' '.join(cmd)} failed:\n{done.stdout}\n{done.stderr}"
 
 
 def write(tmp: Path, name: str, text: str | bytes) -> Path:

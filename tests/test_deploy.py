@@ -21,6 +21,7 @@ from pathlib import Path
 
 import pytest
 
+from helpers import build_runtime_wheel
 from tokenlint._version import RUNTIME_DISTRIBUTION, RUNTIME_REQUIREMENT
 
 REPO = Path(__file__).resolve().parents[1]
@@ -54,8 +55,7 @@ def deployed(tmp_path_factory):
                            capture_output=True, text=True, timeout=300)
     assert fixed.returncode == 0, fixed.stderr
     wheels = root / "wheels"
-    _run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(wheels), str(REPO / "tokenlint" / "runtime")],
-         env=_clean_env())
+    build_runtime_wheel(wheels, env=_clean_env())
     venv = root / "venv"
     _run([sys.executable, "-m", "venv", str(venv)])
     python = venv / "bin" / "python"

@@ -19,7 +19,7 @@ import sys
 
 import pytest
 
-from helpers import FIXTURES, REPO, RISKY_SERVER, write
+from helpers import FIXTURES, REPO, RISKY_SERVER, build_runtime_wheel, write
 
 pytest.importorskip("pre_commit", reason="pre-commit is in the test extra")
 pytestmark = pytest.mark.skipif(
@@ -109,8 +109,7 @@ def _hook_env(tmp_path) -> dict[str, str]:
     env["PRE_COMMIT_HOME"] = str(tmp_path / "pre-commit-home")
     env["PRE_COMMIT_COLOR"] = "never"
     wheels = tmp_path / "wheels"
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(wheels),
-                    str(REPO / "tokenlint" / "runtime")], check=True, capture_output=True, timeout=300)
+    build_runtime_wheel(wheels)
     env["PIP_FIND_LINKS"] = str(wheels)
     return env
 
