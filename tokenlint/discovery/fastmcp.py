@@ -360,6 +360,14 @@ def _decorator_registration(
     return None
 
 
+def _registers_given(decorator: cst.FunctionDef, call: cst.Call) -> bool:
+    """Whether ``call`` is the server registration by which ``decorator`` registers the function
+    it is given, handed over through locals made of it (``wrapped = with_errors(op)(func);
+    mcp.local_provider.add_tool(wrapped)``: ``_decorator_registration``)."""
+    found = _decorator_registration(decorator)
+    return found is not None and found[0] is call
+
+
 def _is_docstring(stmt: cst.CSTNode) -> bool:
     return isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 and \
         isinstance(stmt.body[0], cst.Expr) and isinstance(stmt.body[0].value, (cst.SimpleString, cst.ConcatenatedString))
@@ -401,8 +409,9 @@ def _call_registration(
     envs = values.loop_envs(chain, mod, call) if any(
         isinstance(a, (cst.For, cst.CompFor, cst.ListComp, cst.GeneratorExp, cst.SetComp)) for a, _ in chain) else [{}]
     out: list[ToolDef] = []
-    if isinstance(first, cst.Name) and scope and first.value in _param_names(scope[-1]) and \
-            not values.callables(Val(mod, first, scope, cls), envs[0]):
+    if isinstance(first, cst.Name) and scope and (
+            first.value in _param_names(scope[-1]) or _registers_given(scope[-1], call)) and \
+            not (first.value in _param_names(scope[-1]) and values.callables(Val(mod, first, scope, cls), envs[0])):
         # the registration is inside a home-made decorator (``def decorator(func):
         # server.tool(func, name=name)``, maybe made by a factory ``register_tool(name)``): the
         # tools are the functions it decorates, named through the factory's arguments

@@ -22,6 +22,13 @@ from tokenlint.source.imports import dotted_name
 from tokenlint.source.project import ParsedModule, Project
 from tokenlint.source.walk import literal_string, walk
 
+#: Attributes of a server that hold its tool table and register tools on it, by SDK: fastmcp 3's
+#: ``FastMCP.local_provider`` (a ``LocalProvider``: ``mcp.local_provider.add_tool(fn)``, its
+#: documented way to add and remove components), mcp 1.x ``FastMCP._tool_manager`` (a
+#: ``ToolManager``: ``mcp._tool_manager.add_tool(fn, name=...)``). A registration on one of them is
+#: a registration on the server.
+_TOOL_TABLES = frozenset({"local_provider", "_tool_manager"})
+
 
 @dataclass
 class ServerRegistry:
@@ -231,6 +238,10 @@ class ServerRegistry:
 
         ``cls`` is the class whose body holds ``node``: ``self`` inside a subclass of a server
         class (``class App(FastMCP): def setup(self): self.tool(fn)``) is that server."""
+        if isinstance(node, cst.Attribute) and node.attr.value in _TOOL_TABLES:
+            owner = self.server_of(mod, node.value, project, cls)
+            if owner is not None:
+                return owner
         dn = dotted_name(node)
         if dn is None:
             return None
