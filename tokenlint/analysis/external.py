@@ -1467,8 +1467,8 @@ def api_record_bound(url: str | None, site: Site) -> Bound | None:
 def record_of_get(flow: Flow, node: cst.Call, url_text: Callable[[cst.BaseExpression], str | None]) -> Flow:
     """What a project helper that sends a request returns when this call passes it a ``GET`` (or
     no method) of one resource's URL (``self._request("GET", f"tasks/{task_id}")``, see
-    ``record_path``): the JSON body is one record read whole (an ``object`` marker, ``whole``),
-    not a listing; of a singleton resource (``singleton_path``: ``client.get("account/")``) one
+    ``record_path``): the JSON body, or its text, is one record read whole (an ``object``
+    marker, ``whole``), not a listing; of a singleton resource (``singleton_path``: ``client.get("account/")``) one
     small record; other sources pass unchanged. ``url_text`` maps an argument to its text."""
     texts = [url_text(a.value) for a in node.args]
     methods = [t.lower() for t in texts if t and t.isalpha()]
@@ -1478,9 +1478,10 @@ def record_of_get(flow: Flow, node: cst.Call, url_text: Callable[[cst.BaseExpres
     # (``/datasources/uid/{uid}``, ``/account/``: a record of an entity whose fields are fixed is
     # not read whole)
     whole = record_path(paths[0]) and not fixed_resource(paths[0])
-    return frozenset(Marker("object", t.site, api_record_bound(paths[0], t.site), whole=whole, fixed=not whole,
-                            rule="TL105")
-                     if isinstance(t, Src) and t.code == "TL105" and t.what.startswith("HTTP response .json()")
+    return frozenset(Marker("object", t.site, api_record_bound(paths[0], t.site) if whole else t.bound, whole=whole,
+                            fixed=not whole, rule="TL105")
+                     if isinstance(t, Src) and t.code == "TL105" and
+                     t.what.startswith(("HTTP response .json()", "HTTP response .text", "HTTP response .content"))
                      else t for t in flow)
 
 
@@ -1550,8 +1551,10 @@ def body_of_json(recv: Flow, site: Site) -> Flow:
         # ``client.get(f"{base}/tasks/{task_id}").json()``: one resource (``record_path``),
         # read whole unless its entity has fixed fields (``GET /datasources/{id}``)
         # (a record of a remote API carries the API's own cap: ``api_record_bound``)
+        # (of fixed fields, the page size the request asked for is kept for a caller iterating
+        # the body after all: ``FunctionInterpreter.iteration``)
         fixed = all(m.fixed for m in responses)
-        return frozenset({Marker("object", site, None if fixed else http_body_bound(recv), whole=not fixed,
+        return frozenset({Marker("object", site, http_body_bound(recv), whole=not fixed,
                                  fixed=fixed, rule="TL105")})
     return frozenset({Src("TL105", site, "HTTP response .json()", http_body_bound(recv),
                           posted=bool(responses) and all(m.posted for m in responses))})
@@ -1619,7 +1622,9 @@ def payload_of(t: Taint) -> Taint:
     write's acknowledgement (``ACK_FAMILY``) is the echo of what the caller sent, and what a class
     declares (``row.__table__.columns``: ``DECLARATION_FAMILY``) is fixed: neither is whole."""
     if isinstance(t, Param) and t.site is None and not t.part:
-        return replace(t, payload=True)
+        return replace(t, payload=True, each=False)  # (a field of an element: no longer the element)
+    if isinstance(t, Param) and t.each:
+        return replace(t, each=False)
     if isinstance(t, Marker) and t.kind == "object" and \
             t.family not in (CONTEXT_FAMILY, ACK_FAMILY, EXCEPTION_FAMILY, DECLARATION_FAMILY):
         return replace(t, whole=True)
@@ -1720,6 +1725,14 @@ COLLECTIVE_NOUNS = MASS_NOUNS | frozenset({
 })
 
 
+def collective(word: str) -> bool:
+    """Whether a last word of a name names many things: a plural is not this (``is_plural``),
+    but a collective noun (``COLLECTIVE_NOUNS``) or a noun glued to ``list``, as APIs spell
+    their listings in one lowercase word (Nagios's ``hostlist`` and ``servicelist``,
+    ``filelist``, ``whitelist``; ``journalist``, ``specialist`` are people)."""
+    return word in COLLECTIVE_NOUNS or (len(word) > 5 and word.endswith("list") and not word.endswith("alist"))
+
+
 #: Plural attribute names of a library object that are not data it holds: protocol metadata
 #: (``response.headers``, ``resp.cookies``), an exception's or a parser's arguments, a handle's
 #: own settings.
@@ -1735,7 +1748,7 @@ def listing_key(key: str) -> bool:
     ``_object_listing`` skips those.)"""
     ws = words(key)
     return bool(ws) and key not in _NOT_LISTINGS and not key.startswith("_") and \
-        (is_plural(ws[-1]) or ws[-1] in COLLECTIVE_NOUNS)
+        (is_plural(ws[-1]) or collective(ws[-1]))
 
 
 def record_key(key: str) -> bool:
@@ -1744,9 +1757,9 @@ def record_key(key: str) -> bool:
     that is neither an open-ended payload (``shapes.open_field``: ``data``, ``result``, ``items``,
     ``value``) nor a text noun (``page``, ``feed``) nor a word of a listing (``shapes.
     COLLECTION_VERBS``: MediaWiki's ``query`` and ``search``), nor a plural (``tasks``) or a
-    collective noun (``people``, ``series``, ``inventory``: ``COLLECTIVE_NOUNS``)."""
+    collective noun (``people``, ``series``, ``inventory``, ``hostlist``: ``collective``)."""
     ws = words(key)
-    return bool(ws) and not open_field(key) and ws[-1] not in TEXT_NOUNS and ws[-1] not in COLLECTIVE_NOUNS \
+    return bool(ws) and not open_field(key) and ws[-1] not in TEXT_NOUNS and not collective(ws[-1]) \
         and ws[-1] not in COLLECTION_VERBS and not is_plural(ws[-1])
 
 
@@ -1797,8 +1810,9 @@ def part_of(t: Taint) -> Taint:
         if t.kind == "object":
             return replace(t, whole=False, fixed=True, family=None if t.family == ID_RECORDS_FAMILY else t.family)
         return replace(t, whole=False)
-    if isinstance(t, Param) and t.site is None and not t.part:
-        return replace(t, part=True)
+    if isinstance(t, Param) and t.site is None and (not t.part or t.each):
+        # (a field of one element of a loop is no longer the element: ``Param.each`` dropped)
+        return replace(t, part=True, each=False)
     return t
 
 

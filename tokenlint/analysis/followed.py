@@ -253,8 +253,12 @@ class FollowedCalls(InterpreterState):
                 # (``self.client.search()`` is another object's method: ``_chain_class`` knows it)
                 # ``db.run_query(...)`` on an instance of a class of this module: the method is
                 # unambiguous when exactly one class here defines it
+                # (not the function being read itself: ``def get_documents(self, uid): index =
+                # self.client.index(uid); return index.get_documents()`` wraps the library's
+                # method of the same name, it does not call itself on another object)
                 owners = [k for k in mod.functions if k.endswith(f".{meth}") and k.count(".") == 1]
-                if len(owners) == 1 and not self._library_object(self.env.get(base, EMPTY)):
+                if len(owners) == 1 and not self._library_object(self.env.get(base, EMPTY)) and \
+                        mod.functions[owners[0]] is not self.fn:
                     return mod, mod.functions[owners[0]]
         else:
             return None

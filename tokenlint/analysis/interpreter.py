@@ -41,7 +41,7 @@ from tokenlint.analysis.followed import (FollowedCalls, annotation_class, find_i
 from tokenlint.analysis.knowledge import Knowledge
 from tokenlint.analysis.library_calls import LibraryCalls
 from tokenlint.analysis.packaged import packaged_path, written_paths
-from tokenlint.analysis.records import dataclass_fields, fixed_model, record_kind
+from tokenlint.analysis.records import dataclass_fields, fixed_model, record_kind, scalar_class
 from tokenlint.analysis.shapes import (CONFIG_WORDS, Shape, call_shape, call_verb, configuration_object, is_plural,
                                       open_field, small_field, words)
 from tokenlint.analysis.state import SqlBound
@@ -864,6 +864,25 @@ def _returned_def(fn: cst.FunctionDef) -> cst.FunctionDef | None:
 _ORDERINGS = (cst.GreaterThan, cst.GreaterThanEqual, cst.LessThan, cst.LessThanEqual)
 
 
+def _rest_record(t: Taint) -> bool:
+    """Whether ``t`` is a REST resource read whole as one record of the remote API (``GET
+    /hosts/{id}``: an ``object`` marker, ``whole``, of TL105, capped only by the API's field
+    limits, ``external.api_record_bound``), not the payload of a fixed one."""
+    return isinstance(t, Marker) and t.kind == "object" and t.whole and t.rule == "TL105" and \
+        t.family is None and t.sql_bound is not None and t.sql_bound.upstream
+
+
+def _record_as_body(t: Taint) -> Taint:
+    """A REST resource read whole (``_rest_record``) as the JSON body it is, so that a listing it
+    holds (``host["software"]``, a list default) is every item of it the service sends, with the
+    record's own bound (one record of the remote API: ``external.api_record_bound``, labelling
+    rule 5's one Jira issue with its comments); other taints unchanged."""
+    if _rest_record(t):
+        assert isinstance(t, Marker)
+        return Src("TL105", t.site, "HTTP response .json()", t.sql_bound)
+    return t
+
+
 def _list_default(node: cst.Call) -> bool:
     """Whether ``x.get(key, default)`` gives a list when the key is missing (``[]``, ``list()``):
     the field is a listing."""
@@ -1108,8 +1127,10 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
                 family = self.param_families.get(name)
                 if family is None and ann is not None:
                     # ``def _execute(client: ProxmoxClient, ...)``: an object of that class of the run
+                    # (not an ``Enum`` of the run: ``item_type: ItemType`` is a scalar)
                     family = annotation_class(self.mod, ann)
-                    family = family if family is not None and self.a.project.resolve_class(family) else None
+                    family = family if family is not None and self.a.project.resolve_class(family) and \
+                        not scalar_class(self.a.project, family) else None
                 if family is not None:
                     # an object of a class of the run (its caller's, whatever the annotation says)
                     self.env[name] |= {Marker("object", self.a.site(self.mod, p), family=family)}
@@ -1230,7 +1251,7 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
                 flow = flow - drop
                 if not given:
                     return flow
-                return frozenset(replace(t, element=True, part=False) if isinstance(t, Param) and t.site is None
+                return frozenset(replace(t, element=True, part=False, each=False) if isinstance(t, Param) and t.site is None
                                  and t.name in given else t for t in flow)
             if isinstance(value, cst.Tuple) and value.elements and \
                     not any(isinstance(e, cst.StarredElement) for e in value.elements):
@@ -2139,6 +2160,14 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
             elif json_record(m):
                 # ``for e in body["query"]``: the items of a JSON body
                 extra.append(listing_of(m))
+            elif m.kind == "object" and m.rule == "TL105" and m.fixed and not m.whole and m.family is None and \
+                    isinstance(iterated, (cst.Name, cst.Await, cst.Call)) and \
+                    not (isinstance(iterated, cst.Call) and _called_method(iterated) in ("items", "keys", "values")):
+                # ``raw = conn.get("/api/v1/project"); [norm(p) for p in raw]``: a body its URL
+                # names as one small record (a singular noun, ``singleton_path``), iterated as it
+                # is: the API names its collection in the singular, the body is its listing (a
+                # dict's own ``raw.items()`` is not this)
+                extra.append(Src("TL105", site, "HTTP response .json()", m.sql_bound))
             elif m.kind == "object" and m.whole and m.family == ID_RECORDS_FAMILY and not m.keys:
                 # ``for item in body["value"]`` of ``GET /items?ids=...`` with the caller's ids:
                 # one record per identifier it named, each whole (a list of records per
@@ -2176,8 +2205,7 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
                 # value until used), iterated, is a collection of it
                 callee = cast(cst.Name, cast(cst.Call, m.site.node).func).value
                 extra.append(Src("TL108", site, f"iterating what `{callee}()` returns {SIZE_UNKNOWN}", m.sql_bound))
-        kept = frozenset(replace(t, items=True) if isinstance(t, Param) and t.site is None and t.part
-                         and not t.payload else t for t in it if not isinstance(t, Marker))
+        kept = frozenset(_element_of(t) for t in it if not isinstance(t, Marker))
         return union(kept, frozenset(extra))
 
     def _model_objects(self, flow: Flow) -> frozenset[Marker]:
@@ -2246,6 +2274,9 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
                 # fill ``self.history = []``: as on ``self`` inside the class
                 return self.a.collection_src(hit[0], node, f"instance collection `{dn}`", node.attr.value,
                                              at=self.mod)
+        if self._enum_class(node.value):
+            # ``ItemType.tag`` of ``class ItemType(str, Enum)``: a member, a constant of the code
+            return EMPTY
         base = self.expr(node.value)
         if isinstance(node.value, (cst.Name, cst.Call, cst.Await)) and \
                 (fields := self.helper_dict_entries(node.value)) is not None and node.attr.value in fields:
@@ -2288,6 +2319,11 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
                 not markers(base, "http_response"):
             # what a write sent back: an acknowledgement, its fields the caller's echo
             return frozenset({Marker("object", self.a.site(self.mod, node), fixed=True, family=ACK_FAMILY)})
+        if attr in ("text", "content", "body", "data") and (responses := markers(base, "http_response")) and \
+                all(m.whole and m.fixed and not m.posted for m in responses):
+            # ``client.get("/api/version").text``: the one small resource its URL names
+            # (``external.url_resource``), as its ``.json()`` is (``body_of_json``)
+            return frozenset({Marker("object", self.a.site(self.mod, node), fixed=True, rule="TL105")})
         if attr in ("text", "content", "body", "data") and (
             markers(base, "http_response")
             or (attr in ("text", "content") and response_like(dotted_name(node.value))
@@ -2303,8 +2339,7 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         if attr in cat.SCALAR_ATTRIBUTES or small_field(attr):
             # (a field of a helper's parameter: never the whole value each caller passes, but a
             # small value of it: ``def class_name(obj): return obj.__class__.__name__``)
-            return frozenset(replace(t, scalar=True) if isinstance(t, Param) and t.site is None else part_of(t)
-                             for t in scalar_of(base))
+            return small_field_of(base)
         # a record's open-ended payload (``mr.description``, ``page.content``) is as large as the
         # record, as ``mr["description"]``; another field is one part of it
         if any(named_object(t) for t in base) and not open_field(attr) and not listing_key(attr) and \
@@ -2317,6 +2352,14 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         keep = self._field_keeper(attr, base)
         held = frozenset(keep(t) for t in base if not isinstance(t, Marker) or t.kind == "object")
         return self._object_listing(held, base, attr, dn, node)
+
+    def _enum_class(self, expr: cst.BaseExpression) -> bool:
+        """Whether ``expr`` names a class of the run whose instances are scalars
+        (``records.scalar_class``: ``class ItemType(str, Enum)``): its attributes are its
+        members, constants of the code."""
+        if not isinstance(expr, (cst.Name, cst.Attribute)) or (dotted_name(expr) or "") in self.env:
+            return False
+        return scalar_class(self.a.project, annotation_class(self.mod, expr))
 
     def _field_keeper(self, key: str, flow: Flow) -> Callable[[Taint], Taint]:
         """``external.field_keeper``, except that an object of a record class of the run
@@ -2413,7 +2456,7 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
                 return entries.get(lit, EMPTY)
             if lit is not None and small_field(lit):
                 # ``body["total"]``, ``page["has_more"]``: a number or a flag of the data
-                return frozenset(part_of(t) for t in scalar_of(base))
+                return small_field_of(base)
             self.expr(key)
             # an entry of a run-time collection (``tasks[task_id]``): one record, whole
             base, entry = self.collection_entry(base, node.value, self.a.site(self.mod, node))
@@ -2828,13 +2871,30 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
             # (or the default)
             self._args_flow(node)
             return union(*(self.expr(a.value) for a in node.args[1:]))
-        if method == "get" and isinstance(func, cst.Attribute) and node.args and \
-                small_field(string_literal(node.args[0].value) or "") \
+        # (``conn.get("/api/v1/project", params=p)`` of an object of the run's class defining
+        # ``get``: that method, followed below, not a dict's ``get``)
+        own_get = method in ("get", "pop") and isinstance(func, cst.Attribute) and \
+            self._project_method(func, recv, method)
+        if method == "get" and isinstance(func, cst.Attribute) and node.args and not own_get and \
+                small_field(string_literal(node.args[0].value) or "") and \
+                not (_dict_default(node) or _list_default(node)) \
                 and not (self.args_style == "mapping" and is_arguments_name(dotted_name(func.value))):
-            # ``data.get("total")``: a number or a flag of the data, as ``data["total"]``
+            # ``data.get("total")``: a number or a flag of the data, as ``data["total"]`` (not
+            # ``data.get("host", {})``: a mapping or a list by its default, whatever its name)
             self._args_flow(node)
-            return frozenset(part_of(t) for t in scalar_of(recv))
-        key = string_literal(node.args[0].value) if method in ("get", "pop") and node.args else None
+            return small_field_of(recv)
+        key = string_literal(node.args[0].value) if method in ("get", "pop") and node.args and not own_get else None
+        if key is not None and isinstance(func, cst.Attribute) and any(_rest_record(t) for t in recv):
+            # (by the default's evidence only: a plural key names a number as often, ``minutes``)
+            if _list_default(node):
+                # ``client.get(f"/hosts/{id}").data.get("host", {}).get("software", [])``: a listing
+                # a REST record read whole holds, every item (as of a JSON body)
+                return union(frozenset(_record_as_body(t) for t in recv), *(self.expr(a.value) for a in node.args[1:]))
+            if _dict_default(node):
+                # ``.get("host", {})`` of ``GET /hosts/{id}``: a mapping by its default, the record
+                # the envelope wraps or a nested one, as open-ended as the record (a field picked
+                # by another singular key is one part of it: ``record["status"]``)
+                return union(recv, *(self.expr(a.value) for a in node.args[1:]))
         entries = self.helper_dict_entries(func.value) if key is not None and isinstance(func, cst.Attribute) else None
         if entries is not None and key is not None:
             default = union(*(self.expr(a.value) for a in node.args[1:]))
@@ -2858,7 +2918,13 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
             keep = self._field_keeper(key, recv)
             default = union(*(self.expr(a.value) for a in node.args[1:]))
             return union(frozenset(keep(t) if _record_like(t) else t for t in recv), default)
-        if key is None and method == "get" and isinstance(func, cst.Attribute) and _dict_default(node) and \
+        if key is None and method == "get" and isinstance(func, cst.Attribute) and not own_get and node.args and \
+                (fixed := [t for t in recv if isinstance(t, Marker) and t.kind == "object" and t.fixed and not t.whole]) and \
+                len(fixed) == len(recv):
+            # ``for key in ("version", "revision"): vi.get(key, "")`` of a record of fixed fields
+            # (a singleton resource, an acknowledgement): one of its small fields, whatever the key
+            return union(frozenset(fixed), *(self.expr(a.value) for a in node.args))
+        if key is None and method == "get" and isinstance(func, cst.Attribute) and not own_get and _dict_default(node) and \
                 any(_record_like(t) for t in recv) and not (
                 self.args_style == "mapping" and is_arguments_name(dotted_name(func.value))):
             # ``quote.get(currency, {})``: a key chosen at run time whose default is a mapping
@@ -2875,8 +2941,7 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
                     not call_verb(words(attr)[0] if words(attr) else ""):
                 # ``getattr(draft, "web_link", None)``: a small field, as ``draft.web_link`` (not
                 # a method taken by its name: ``getattr(api, "get_by_id")``)
-                held = frozenset(replace(t, scalar=True) if isinstance(t, Param) and t.site is None else t
-                                 for t in scalar_of(held))
+                held = small_field_of(held)
             return union(frozenset(part_of(t) for t in held if not isinstance(t, Marker) or t.kind == "object"), rest)
         if name == "len" and qn in (None, "len"):
             flow = self._args_flow(node)
@@ -3966,6 +4031,38 @@ def _method_name(value: cst.BaseExpression | None, switches: dict) -> str | None
             return ""  # ``getattr(client, method)``: a method named at run time, of unknown shape
         return name if name.isidentifier() else None
     return None
+
+
+def small_field_of(flow: Flow) -> Flow:
+    """What a small field (``shapes.small_field``: ``total``, ``name``, ``created_at``) picked
+    from ``flow`` gives (``x.name``, ``x["total"]``, ``x.get("name")``, ``getattr(x, "name")``):
+    no data, one part of each record, and of a helper's parameter a scalar of what each caller
+    passes (``Param.scalar``: ``def label(raw): return raw.get("name")`` given a whole JSON body
+    is one name, not the body); of one element of a loop over the parameter or a field of it
+    (``for t in tags: t.title``, ``Param.each``; ``for i in result.get("workItems", []):
+    i["id"]``, ``Param.items``) one small value per element, as many as each caller passes."""
+    def pick(t: Taint) -> Taint:
+        if isinstance(t, Param) and t.site is None and not (t.each or t.items):
+            return replace(t, scalar=True)
+        # (of an element: a part of it, no longer the element, ``part_of``; a small field picked
+        # from what is made of it, ``receipt.affected_count`` of ``submit(docs)``, is a scalar)
+        return part_of(t)
+    return frozenset(pick(t) for t in scalar_of(flow))
+
+
+def _element_of(t: Taint) -> Taint:
+    """What one element of an iterated ``t`` is, for a helper's placeholder (``Param``): the
+    items of a field of the parameter (``for p in raw["partitions"]``: ``Param.items``), or an
+    element of the parameter itself or of its payload (``for tag in tags``, ``for e in
+    event.get("entries")``: ``Param.each``). Other taints are their own elements."""
+    if not isinstance(t, Param) or t.site is not None:
+        return t
+    if t.part and not t.payload:
+        return replace(t, items=True)
+    if not (t.scalar or t.element or t.called):
+        # (of the parameter itself, of its payload field, of items of a field again)
+        return replace(t, each=True)
+    return t
 
 
 def _type_tested(fn: cst.CSTNode | None, name: str) -> bool:

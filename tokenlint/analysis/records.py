@@ -71,6 +71,18 @@ _SMALL_ANNOTATIONS = frozenset({
 _NEUTRAL_BASES = frozenset({"object", "Generic", "ABC", "str"})
 
 
+def scalar_class(project: Project, qualified: str | None) -> bool:
+    """Whether ``qualified`` names a class of the run whose instances are scalars: a subclass of
+    a type of ``catalogue.SCALAR_TYPES`` (``class ItemType(str, Enum)``, ``class Level(IntEnum)``).
+    Its attributes on the class are members, constants of the code; an instance's methods are the
+    scalar's own (``item_type.value.upper()``)."""
+    hit = project.resolve_class(qualified) if qualified else None
+    if hit is None:
+        return False
+    cmod, cname = hit
+    return any(cmod.imports.qualify(b.value) in cat.SCALAR_TYPES for b in cmod.classes[cname].bases)
+
+
 def fixed_model(project: Project, qualified: str, depth: int = 0) -> bool:
     """Whether an instance of the run's record class ``qualified`` holds a fixed set of small
     fields whatever data it is made of: a pydantic ``BaseModel`` (its default ``extra="ignore"``
@@ -156,7 +168,6 @@ def _small_annotation(project: Project, mod: ParsedModule, ann: cst.BaseExpressi
     hit = project.resolve_class(qn)
     if hit is None:
         return False
-    cmod, cname = hit
-    if any(cmod.imports.qualify(b.value) in cat.SCALAR_TYPES for b in cmod.classes[cname].bases):
+    if scalar_class(project, qn):
         return True  # an ``Enum`` of the run
     return fixed_model(project, qn, depth + 1)

@@ -212,6 +212,10 @@ class Param:
     #: returns (``for root in roots: if ...: return root``); each caller gets one element of
     #: what it passes, not all of it.
     element: bool = False
+    #: In a helper: each element of what the parameter holds, as a loop over the parameter itself
+    #: gives it (``for tag in tags``, ``[t.title for t in tags]``): a small field of it is small
+    #: per element, not for the whole, so each caller still gets as many as it passes.
+    each: bool = False
     #: In a helper: what calling the parameter returns (``items = method(**kwargs)``). Each caller
     #: passing a method of code tokenlint cannot read (``client.api.traces.list``, one taken with
     #: ``getattr(ns, "get_many")``), or an object of it, gets a call of that method, judged by its
