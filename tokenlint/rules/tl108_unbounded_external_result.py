@@ -51,10 +51,22 @@ class UnboundedExternalResult(SourceRule):
     own client (`async def _call(client: BrokerClient)`: its parameter is that class's object).
     A value read as one small record by its name is a collection once used as one, in the tool
     or in a helper it is passed to: iterated or sliced as it is (`[t for t in todos if …]`,
-    `items[start:end]`), unless the helper tests its type first (`isinstance(obj, list)`).
+    `items[start:end]`), unless the helper tests its type first (`isinstance(obj, list)`). A
+    small field a helper picks from each element of what it is given (`[f.title for f in
+    folders]`, `getattr(tag, "name")` in a loop) is one value per element, as many as the
+    caller passes; from the one record it is given (`raw.get("name")`), one value. A JSON body
+    its URL names as one record (a singular noun: `GET /api/v1/project`, an API naming its
+    collections in the singular) but iterated as it is (`[norm(p) for p in raw]`) is the
+    listing. `conn.get("/path")` on the run's own client class is that class's method, not a
+    dict's `get`; a method found by its name alone among the module's classes is never the
+    function being read itself (a wrapper `get_documents` calling the SDK's
+    `index.get_documents()`). A key spelled as a noun glued to `list` (`hostlist`,
+    `watchlist`) names a listing, as `host_list` does.
 
     ### Evidence of small
-    - constants: literals and module constants nothing fills (`PLATFORMS = ["linux", "macos"]`);
+    - constants: literals and module constants nothing fills (`PLATFORMS = ["linux", "macos"]`),
+      members of an enumeration of the run and what their methods give (`Kind.tag`,
+      `kind.value.upper()` of a parameter typed `kind: Kind`);
     - scalars: numbers and flags (`len(notes)`, `count_…`, `exists`, `is_…`), an aggregate
       query (`SELECT COUNT(*)`), the counter a write or DDL statement returns (`INSERT INTO`,
       `CREATE TABLE`, `ALTER TABLE … DELETE`);
