@@ -1660,7 +1660,7 @@ def field_keeper(key: str, flow: Flow) -> Callable[[Taint], Taint]:
         rest = field_keeper(key, frozenset(t for t in flow if not json_record(t)))
         return lambda t: nested(t) if json_record(t) else rest(t)
     if not open_field(key):
-        return part_of
+        return record_part if record_key(key) else part_of
     if any(isinstance(t, Src) for t in flow):
         return lambda t: part_of(t) if isinstance(t, Marker) else payload_of(t)
     return payload_of
@@ -1810,10 +1810,29 @@ def part_of(t: Taint) -> Taint:
         if t.kind == "object":
             return replace(t, whole=False, fixed=True, family=None if t.family == ID_RECORDS_FAMILY else t.family)
         return replace(t, whole=False)
-    if isinstance(t, Param) and t.site is None and (not t.part or t.each):
-        # (a field of one element of a loop is no longer the element: ``Param.each`` dropped)
-        return replace(t, part=True, each=False)
+    if isinstance(t, Param) and t.site is None and (not t.part or t.each or t.record):
+        # (a field of one element of a loop is no longer the element: ``Param.each`` dropped; a
+        # field by a key of no known kind, of no known record: ``Param.record`` dropped)
+        return replace(t, part=True, each=False, record=False)
     return t
+
+
+def record_part(t: Taint) -> Taint:
+    """``part_of`` for a field picked by a singular key naming one nested record or value
+    (``record_key``): of a helper's parameter or such a field of it, marked ``Param.record``."""
+    if isinstance(t, Param) and t.site is None and (not t.part or t.record) and \
+            not (t.items or t.payload or t.each or t.scalar or t.element or t.called):
+        return replace(t, part=True, record=True)
+    return part_of(t)
+
+
+def record_of_body(t: Taint, site: Site) -> Taint:
+    """One record of a JSON body or of another value of unknown shape (``picked_whole``) picked at
+    ``site`` by a singular key (``field_of_body``): an ``object`` marker of
+    ``JSON_RECORD_FAMILY``, fixed; another taint as ``part_of`` makes it."""
+    if isinstance(t, Src) and picked_whole(t):
+        return Marker("object", site, t.bound, fixed=True, rule=t.code, family=JSON_RECORD_FAMILY)
+    return part_of(t)
 
 
 #: First words of a call that converts the data it is given (its result is that data).

@@ -21,7 +21,7 @@ from tokenlint.analysis.constants import string_literal
 from tokenlint.analysis.entry_points import Literal, literal_value, member_token
 from tokenlint.analysis.external import (CONTEXT_FAMILY, ID_RECORDS_FAMILY, SIZE_UNKNOWN, _query_string_pairs, ack_of_write, drained,
                                          body_of_json, posted_through,
-                                         listing_key, part_of, record_of_get, url_resource, whole_record_sources,
+                                         listing_key, part_of, record_of_body, record_of_get, url_resource, whole_record_sources,
                                          api_record_bound, callable_parameters, parsed_file)
 from tokenlint.analysis.shapes import CONFIG_WORDS, Shape, call_shape, configuration_collection, words
 from tokenlint.analysis.state import InterpreterState, SqlBound
@@ -601,7 +601,12 @@ class FollowedCalls(InterpreterState):
                     # what this call passes (its limits, measures), not the data
                     out |= scalar_of(passed)
                     continue
-                out |= frozenset(part_of(x) for x in passed) if t.part else passed
+                if t.record and t.part:
+                    # ``def norm(raw): return Project(classifier=raw.get("classifier"), ...)`` given
+                    # a whole JSON body: one record of it (``Param.record``), as in the tool
+                    out |= frozenset(record_of_body(x, self.a.site(self.mod, node)) for x in passed)
+                else:
+                    out |= frozenset(part_of(x) for x in passed) if t.part else passed
                 if t.part:
                     # what a helper made of the elements of a cursor it was given
                     # (``def to_docs(cursor): return [clean(d) for d in cursor]``): every row

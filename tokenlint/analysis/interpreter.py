@@ -4058,7 +4058,7 @@ def _element_of(t: Taint) -> Taint:
     if not isinstance(t, Param) or t.site is not None:
         return t
     if t.part and not t.payload:
-        return replace(t, items=True)
+        return replace(t, items=True, record=False)  # (a field iterated holds a listing)
     if not (t.scalar or t.element or t.called):
         # (of the parameter itself, of its payload field, of items of a field again)
         return replace(t, each=True)

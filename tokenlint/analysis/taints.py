@@ -216,6 +216,11 @@ class Param:
     #: gives it (``for tag in tags``, ``[t.title for t in tags]``): a small field of it is small
     #: per element, not for the whole, so each caller still gets as many as it passes.
     each: bool = False
+    #: In a helper: with ``part``, a field picked by a singular key naming one nested record or
+    #: value (``external.record_key``: ``raw.get("classifier")``, ``raw["owner"]``), not a
+    #: listing: a caller passing a whole JSON body gets one record of it, as the tool picking the
+    #: same key would (``external.field_of_body``).
+    record: bool = False
     #: In a helper: what calling the parameter returns (``items = method(**kwargs)``). Each caller
     #: passing a method of code tokenlint cannot read (``client.api.traces.list``, one taken with
     #: ``getattr(ns, "get_many")``), or an object of it, gets a call of that method, judged by its

@@ -54,7 +54,8 @@ class UnboundedExternalResult(SourceRule):
     `items[start:end]`), unless the helper tests its type first (`isinstance(obj, list)`). A
     small field a helper picks from each element of what it is given (`[f.title for f in
     folders]`, `getattr(tag, "name")` in a loop) is one value per element, as many as the
-    caller passes; from the one record it is given (`raw.get("name")`), one value. A JSON body
+    caller passes; from the one record it is given (`raw.get("name")`, `raw.get("classifier")`:
+    a singular key, as the tool picking it would read it), one value. A JSON body
     its URL names as one record (a singular noun: `GET /api/v1/project`, an API naming its
     collections in the singular) but iterated as it is (`[norm(p) for p in raw]`) is the
     listing. `conn.get("/path")` on the run's own client class is that class's method, not a
