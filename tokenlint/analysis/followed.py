@@ -23,6 +23,7 @@ from tokenlint.analysis.external import (CONTEXT_FAMILY, ID_RECORDS_FAMILY, SIZE
                                          body_of_json, posted_through,
                                          listing_key, part_of, record_of_body, record_of_get, url_resource, whole_record_sources,
                                          api_record_bound, callable_parameters, parsed_file)
+from tokenlint.analysis.records import object_class
 from tokenlint.analysis.shapes import CONFIG_WORDS, Shape, call_shape, configuration_collection, words
 from tokenlint.analysis.state import InterpreterState, SqlBound
 from tokenlint.analysis.taints import (EMPTY, SELF_DATA, WRAPPED, Bound, Flow, Marker, Measure, Param, Site, Src, Taint, apply_bound, markers,
@@ -150,9 +151,9 @@ class FollowedCalls(InterpreterState):
             sub.env[k] = arg_flows.get(k, EMPTY)
         for p in parameters(fn):
             name = p.name.value
-            qn = annotation_class(self.mod, p.annotation.annotation) if p.annotation is not None and \
+            qn = object_class(self.a.project, self.mod, p.annotation.annotation) if p.annotation is not None and \
                 not arg_flows.get(name) else None
-            if qn is not None and self.a.project.resolve_class(qn) is not None:
+            if qn is not None:
                 # ``async def _call(client: RabbitMQClient)`` handed to a helper that calls it with
                 # the client it opens: an object of that class of the run (its methods followed)
                 sub.env[name] = frozenset({Marker("object", self.a.site(self.mod, p), family=qn)})
@@ -601,7 +602,7 @@ class FollowedCalls(InterpreterState):
                     # what this call passes (its limits, measures), not the data
                     out |= scalar_of(passed)
                     continue
-                if t.record and t.part:
+                if t.record:
                     # ``def norm(raw): return Project(classifier=raw.get("classifier"), ...)`` given
                     # a whole JSON body: one record of it (``Param.record``), as in the tool
                     out |= frozenset(record_of_body(x, self.a.site(self.mod, node)) for x in passed)

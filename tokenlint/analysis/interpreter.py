@@ -41,7 +41,7 @@ from tokenlint.analysis.followed import (FollowedCalls, annotation_class, find_i
 from tokenlint.analysis.knowledge import Knowledge
 from tokenlint.analysis.library_calls import LibraryCalls
 from tokenlint.analysis.packaged import packaged_path, written_paths
-from tokenlint.analysis.records import dataclass_fields, fixed_model, record_kind, scalar_class
+from tokenlint.analysis.records import dataclass_fields, fixed_model, object_class, record_kind, scalar_class
 from tokenlint.analysis.shapes import (CONFIG_WORDS, Shape, call_shape, call_verb, configuration_object, is_plural,
                                       open_field, small_field, words)
 from tokenlint.analysis.state import SqlBound
@@ -49,7 +49,7 @@ from tokenlint.analysis.taints import (EMPTY, SELF_DATA, WRAPPED, Bound, Flow, M
                                        measure_of, params, scalar_of, union)
 from tokenlint.analysis.values import (ACCUMULATORS, BUILTINS, RUNTIME_COLLECTION, VALUE_METHODS, body_of, chain_root, defs_in, empty_collection,
                                        is_stub, method_class, registry_element,
-                                       is_arguments_name, is_stdlib, response_like,
+                                       is_arguments_name, is_stdlib, response_like, run_class_named,
                                        statements_of)
 from tokenlint.source.functions import gathering_parameters, injected_provider, parameters
 from tokenlint.source.imports import dotted_name
@@ -1125,12 +1125,9 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
             if self.helper:
                 self.env[name] = frozenset({Param(name, None)})
                 family = self.param_families.get(name)
-                if family is None and ann is not None:
+                if family is None:
                     # ``def _execute(client: ProxmoxClient, ...)``: an object of that class of the run
-                    # (not an ``Enum`` of the run: ``item_type: ItemType`` is a scalar)
-                    family = annotation_class(self.mod, ann)
-                    family = family if family is not None and self.a.project.resolve_class(family) and \
-                        not scalar_class(self.a.project, family) else None
+                    family = object_class(self.a.project, self.mod, ann)
                 if family is not None:
                     # an object of a class of the run (its caller's, whatever the annotation says)
                     self.env[name] |= {Marker("object", self.a.site(self.mod, p), family=family)}
@@ -2359,7 +2356,7 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         members, constants of the code."""
         if not isinstance(expr, (cst.Name, cst.Attribute)) or (dotted_name(expr) or "") in self.env:
             return False
-        return scalar_class(self.a.project, annotation_class(self.mod, expr))
+        return scalar_class(self.a.project, run_class_named(self.a.project, self.mod, expr))
 
     def _field_keeper(self, key: str, flow: Flow) -> Callable[[Taint], Taint]:
         """``external.field_keeper``, except that an object of a record class of the run
@@ -2918,12 +2915,11 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
             keep = self._field_keeper(key, recv)
             default = union(*(self.expr(a.value) for a in node.args[1:]))
             return union(frozenset(keep(t) if _record_like(t) else t for t in recv), default)
-        if key is None and method == "get" and isinstance(func, cst.Attribute) and not own_get and node.args and \
-                (fixed := [t for t in recv if isinstance(t, Marker) and t.kind == "object" and t.fixed and not t.whole]) and \
-                len(fixed) == len(recv):
+        if key is None and method == "get" and isinstance(func, cst.Attribute) and not own_get and node.args and recv and \
+                all(isinstance(t, Marker) and t.kind == "object" and t.fixed and not t.whole for t in recv):
             # ``for key in ("version", "revision"): vi.get(key, "")`` of a record of fixed fields
             # (a singleton resource, an acknowledgement): one of its small fields, whatever the key
-            return union(frozenset(fixed), *(self.expr(a.value) for a in node.args))
+            return union(recv, *(self.expr(a.value) for a in node.args))
         if key is None and method == "get" and isinstance(func, cst.Attribute) and not own_get and _dict_default(node) and \
                 any(_record_like(t) for t in recv) and not (
                 self.args_style == "mapping" and is_arguments_name(dotted_name(func.value))):

@@ -13,7 +13,12 @@ import libcst as cst
 
 from tokenlint.analysis import catalogue as cat
 from tokenlint.analysis.shapes import open_field
-from tokenlint.analysis.values import optional_inner, run_class_named, statements_of
+from tokenlint.analysis.values import (
+    annotation_class,
+    optional_inner,
+    run_class_named,
+    statements_of,
+)
 from tokenlint.source.imports import dotted_name
 from tokenlint.source.walk import node_code
 
@@ -81,6 +86,17 @@ def scalar_class(project: Project, qualified: str | None) -> bool:
         return False
     cmod, cname = hit
     return any(cmod.imports.qualify(b.value) in cat.SCALAR_TYPES for b in cmod.classes[cname].bases)
+
+
+def object_class(project: Project, module: ParsedModule, ann: cst.BaseExpression | None) -> str | None:
+    """The class of the run a parameter annotated ``ann`` in ``module`` holds an object of
+    (``client: ProxmoxClient``, ``Optional[Client]``: ``values.annotation_class``), its methods
+    then followed; None for a class outside the run and for a scalar class of it
+    (``scalar_class``: ``item_type: ItemType``, an ``Enum``, is a constant)."""
+    qn = annotation_class(module, ann) if ann is not None else None
+    if qn is None or project.resolve_class(qn) is None or scalar_class(project, qn):
+        return None
+    return qn
 
 
 def fixed_model(project: Project, qualified: str, depth: int = 0) -> bool:

@@ -409,9 +409,9 @@ def _call_registration(
     envs = values.loop_envs(chain, mod, call) if any(
         isinstance(a, (cst.For, cst.CompFor, cst.ListComp, cst.GeneratorExp, cst.SetComp)) for a, _ in chain) else [{}]
     out: list[ToolDef] = []
+    given = isinstance(first, cst.Name) and bool(scope) and first.value in _param_names(scope[-1])
     if isinstance(first, cst.Name) and scope and (
-            first.value in _param_names(scope[-1]) or _registers_given(scope[-1], call)) and \
-            not (first.value in _param_names(scope[-1]) and values.callables(Val(mod, first, scope, cls), envs[0])):
+            not values.callables(Val(mod, first, scope, cls), envs[0]) if given else _registers_given(scope[-1], call)):
         # the registration is inside a home-made decorator (``def decorator(func):
         # server.tool(func, name=name)``, maybe made by a factory ``register_tool(name)``): the
         # tools are the functions it decorates, named through the factory's arguments
