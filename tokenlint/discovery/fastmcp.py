@@ -338,19 +338,17 @@ def _decorator_registration(
     if not params:
         return None
     made = {params[0].name.value}
-    assigns = [n for n in walk(decorator.body) if isinstance(n, cst.Assign) and isinstance(n.value, cst.Call)
-               and len(n.targets) == 1 and isinstance(n.targets[0].target, cst.Name)]
+    assigns = [n for n in walk(decorator.body) if isinstance(n, cst.Assign) and
+               isinstance(n.value, (cst.Call, cst.Name)) and len(n.targets) == 1 and
+               isinstance(n.targets[0].target, cst.Name)]
     for _ in range(3):
         for a in assigns:
-            value = cast(cst.Call, a.value)
-            if any(isinstance(arg.value, cst.Name) and arg.value.value in made for arg in value.args
-                   if arg.keyword is None and not arg.star):
+            if _made_of(a.value, made):
                 made.add(cast(cst.Name, a.targets[0].target).value)
     for node in walk(decorator.body):
         if not isinstance(node, cst.Call) or not node.args or node.args[0].keyword is not None:
             continue
-        first = node.args[0].value
-        if not (isinstance(first, cst.Name) and first.value in made):
+        if not _made_of(node.args[0].value, made):
             continue
         func = node.func
         if isinstance(func, cst.Attribute) and func.attr.value in ("add_tool", "tool"):
@@ -358,6 +356,15 @@ def _decorator_registration(
         if isinstance(func, cst.Call) and isinstance(func.func, cst.Attribute) and func.func.attr.value == "tool":
             return node, func.func.value, func
     return None
+
+
+def _made_of(node: cst.BaseExpression, made: set[str]) -> bool:
+    """Whether ``node`` is one of the names ``made`` or a call wrapping one positionally, maybe
+    through other calls (``func``, ``_wrap_tool(func)``, ``guard(with_errors(func), Error)``)."""
+    if isinstance(node, cst.Name):
+        return node.value in made
+    return isinstance(node, cst.Call) and any(
+        _made_of(arg.value, made) for arg in node.args if arg.keyword is None and not arg.star)
 
 
 def _registers_given(decorator: cst.FunctionDef, call: cst.Call) -> bool:
@@ -410,12 +417,12 @@ def _call_registration(
         isinstance(a, (cst.For, cst.CompFor, cst.ListComp, cst.GeneratorExp, cst.SetComp)) for a, _ in chain) else [{}]
     out: list[ToolDef] = []
     given = isinstance(first, cst.Name) and bool(scope) and first.value in _param_names(scope[-1])
-    if isinstance(first, cst.Name) and scope and (
-            not values.callables(Val(mod, first, scope, cls), envs[0]) if given else _registers_given(scope[-1], call)):
+    if scope and (not values.callables(Val(mod, first, scope, cls), envs[0]) if given
+                  else _registers_given(scope[-1], call)):
         # the registration is inside a home-made decorator (``def decorator(func):
         # server.tool(func, name=name)``, maybe made by a factory ``register_tool(name)``): the
         # tools are the functions it decorates, named through the factory's arguments
-        for target, bound in _decorated_by(values, mod, scope, first.value, cls):
+        for target, bound in _decorated_by(values, mod, scope, cls):
             fn = target.node
             name = _registration_name(values, mod, name_call, scope, cls, bound, skip_first=name_call is call)
             out.append(_make(target.mod, servers, fn, server, name or fn.name.value, None, call))
@@ -659,9 +666,9 @@ def _param_names(fn: cst.FunctionDef) -> set[str]:
     return {p.name.value for p in parameters(fn)}
 
 
-def _decorated_by(values: Values, mod: ParsedModule, scope, param: str, cls: str | None):
+def _decorated_by(values: Values, mod: ParsedModule, scope, cls: str | None):
     """``(function Val, env)`` for every def of ``mod`` decorated by the home-made decorator
-    ``scope[-1]`` (whose parameter ``param`` is the decorated function): ``@decorator`` itself,
+    ``scope[-1]`` (whose first parameter is the decorated function): ``@decorator`` itself,
     or ``@factory(args)`` when the enclosing ``factory`` returns it; ``env`` binds the factory's
     parameters to the arguments of that decorator call."""
     decorator = scope[-1]

@@ -48,6 +48,9 @@ class ServerRegistry:
     #: Functions of the run that make and return a server (``def create_server(): return
     #: FastMCP(...)``, ``-> FastMCP``), by qualified name, to a framework label.
     factories: dict[str, str] = field(default_factory=dict)
+    #: Functions of the run that return a server class itself (an import fallback between SDK
+    #: versions written as a function), by qualified name, to a framework label.
+    class_factories: dict[str, str] = field(default_factory=dict)
     #: Other names the code imports run modules by (``run.grouping.module_aliases``).
     aliases: dict[str, str] = field(default_factory=dict)
     #: ``(name, name it is bound to)`` of plain re-bindings not yet known as servers (``scan``).
@@ -87,7 +90,39 @@ class ServerRegistry:
                 if fw:
                     self.classes[key] = fw
                     changed = True
+        for name, fn in mod.functions.items():
+            # ``def server_class(): try: from mcp.server.fastmcp import FastMCP; return FastMCP
+            # except ImportError: ...; return MCPServer``: the same fallback in a function
+            key = f"{mod.module_name}.{name}"
+            if "." in name or key in self.class_factories:
+                continue
+            returned = [node.value for node in walk(fn.body)
+                        if isinstance(node, cst.Return) and node.value is not None]
+            fws = [self.class_framework(mod, value) if isinstance(value, (cst.Name, cst.Attribute))
+                   else None for value in returned]
+            if fws and fws[0] is not None and all(fws):
+                self.class_factories[key] = fws[0]
+                changed = True
+        for node, _ in mod.nodes():
+            # ``server_class = server_class_factory()``: the class the factory returns
+            if not (isinstance(node, cst.Assign) and isinstance(node.value, cst.Call)):
+                continue
+            fw = self._class_factory_framework(mod, node.value.func)
+            for key in (f"{mod.module_name}.{dn}" for dn in map(dotted_name, (t.target for t in node.targets)) if dn):
+                if fw and key not in self.classes:
+                    self.classes[key] = fw
+                    changed = True
         return changed
+
+    def _class_factory_framework(self, mod: ParsedModule, func: cst.BaseExpression) -> str | None:
+        """The framework of the server class a call of ``func`` returns, when ``func`` names a
+        server class factory of the run (``scan_classes``) in ``mod`` or through its imports."""
+        dn = dotted_name(func)
+        if dn is None:
+            return None
+        qn = mod.imports.qualify_dotted(dn)
+        return self.class_factories.get(f"{mod.module_name}.{dn}") or (
+            (self.class_factories.get(qn) or self.class_factories.get(self.canonical(qn))) if qn else None)
 
     def scan_factories(self, mod: ParsedModule) -> None:
         """Record the module-level functions of a module that return a new server object: a
