@@ -1563,7 +1563,7 @@ def body_of_json(recv: Flow, site: Site) -> Flow:
 def drained(handles: Iterable[Marker], site: Site, how: str, objects: bool = False) -> Flow:
     """What iterating the handles in ``handles`` to the end gives (``list(cursor)``, a helper's
     loop over the cursor it is given): every row of a query or page of a paginator (TL101),
-    every line of a stream (TL106) or a file (TL102), and with ``objects``, every item of an
+    every line of a stream (TL106), a file (TL102) or a process's output (TL104), and with ``objects``, every item of an
     iterable that unreadable code returned (``image, logs = client.images.build(...)``;
     ``list(logs)``: TL108, size unknown)."""
     out = []
@@ -1576,6 +1576,8 @@ def drained(handles: Iterable[Marker], site: Site, how: str, objects: bool = Fal
             out.append(Src("TL106", site, f"{how} of a line stream"))
         elif m.kind == "file":
             out.append(Src("TL102", site, f"{how} of every line of a file"))
+        elif m.kind == "process":
+            out.append(Src("TL104", site, f"{how} of a process's output", m.sql_bound))
         elif objects and m.kind == "object" and m.family != CONTEXT_FAMILY:
             out.append(Src("TL108", site, f"{how} of an iterable from code tokenlint cannot read {SIZE_UNKNOWN}",
                            m.sql_bound))

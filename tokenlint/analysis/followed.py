@@ -257,7 +257,10 @@ class FollowedCalls(InterpreterState):
                 # (not the function being read itself: ``def get_documents(self, uid): index =
                 # self.client.index(uid); return index.get_documents()`` wraps the library's
                 # method of the same name, it does not call itself on another object)
-                owners = [k for k in mod.functions if k.endswith(f".{meth}") and k.count(".") == 1]
+                # (not a method every dict, list and set has: ``state.get("status")`` of a dict
+                # parameter is no call of the one class here that defines ``get``)
+                owners = [k for k in mod.functions if k.endswith(f".{meth}") and k.count(".") == 1] \
+                    if meth not in _CONTAINER_METHODS else []
                 if len(owners) == 1 and not self._library_object(self.env.get(base, EMPTY)) and \
                         mod.functions[owners[0]] is not self.fn:
                     return mod, mod.functions[owners[0]]
@@ -1094,10 +1097,16 @@ def arg_node(call: cst.Call, fn: cst.FunctionDef, param: str) -> cst.BaseExpress
     return None
 
 
+#: The methods of Python's built-in containers (``dict.get``, ``list.append``, ``set.add``...): a
+#: call of one on an object of unknown type is no evidence of a class of the run defining it.
+_CONTAINER_METHODS = frozenset(m for t in (dict, list, set) for m in dir(t) if not m.startswith("_"))
+
+
 def find_instance_attribute_classes(mod: ParsedModule, class_name: str) -> dict[str, str]:
     """``{attr: qualified class}`` for each ``self.attr = Cls(...)`` in ``class_name``'s methods,
     or ``self.attr = param`` where the method's parameter is annotated with a class
-    (``def __init__(self, connector: QdrantConnector)``, ``Optional[Connector]``), the class
+    (``def __init__(self, connector: QdrantConnector)``, ``Optional[Connector]``), or a field the
+    class body declares with a class (``client: AcmeClient`` of a dataclass), the class
     imported or defined in ``mod`` (the first assignment wins). A collaborator given with a
     default (``self.links = registry if registry is not None else links``, ``self.store = store
     or Store()``) is of the class either side names, a module-level ``links = LinkRegistry()``
@@ -1143,6 +1152,14 @@ def find_instance_attribute_classes(mod: ParsedModule, class_name: str) -> dict[
                 if qn and dn and dn.startswith("self.") and dn.count(".") == 1:
                     out.setdefault(dn[5:], qn)
         stack.extend(code_children(n))
+    for line in cls.body.body:
+        # a field the class body declares with its type (a dataclass's, a pydantic model's, any
+        # class's ``client: AcmeClient``, PEP 526), when no method assigns it
+        for st in line.body if isinstance(line, cst.SimpleStatementLine) else ():
+            if isinstance(st, cst.AnnAssign) and isinstance(st.target, cst.Name):
+                qn = annotation_class(mod, st.annotation.annotation)
+                if qn:
+                    out.setdefault(st.target.value, qn)
     return out
 
 
@@ -1283,7 +1300,7 @@ def _returns_number(fn: cst.FunctionDef) -> bool:
 def returns_object_data(mod: ParsedModule, fn: cst.FunctionDef, cache: dict[int, bool], depth: int = 0) -> bool:
     """Whether a method ``fn`` of a class of ``mod`` may give back the data its object holds:
     some ``return`` reads an attribute of ``self`` (``self.rows``, ``self.text.splitlines()``,
-    ``self.data[key]``), through locals and what is appended to them, or calls a method of the
+    ``self.data[key]``) or the object itself (``return asdict(self)``), through locals and what is appended to them, or calls a method of the
     class that does. A loop's element returned from inside that loop (``for root in self.roots:
     if ...: return root``: the first match) reads one element, not the collection; an element
     appended to a list that is returned reads the collection. True when anything cannot be
@@ -1340,6 +1357,8 @@ def _leaks(mod: ParsedModule, owner: str, fn: cst.FunctionDef, cache: dict[int, 
                     return True
             elif isinstance(n, cst.Attribute) and isinstance(n.value, cst.Name) and n.value.value == "self":
                 return True  # (``self.x``, not a method called: the object's data)
+            elif isinstance(n, cst.Name) and n.value == "self":
+                return True  # (the object itself: ``return self``, ``asdict(self)``, ``vars(self)``)
             elif isinstance(n, cst.Name) and (n.value, tuple(map(id, inside))) not in seen:
                 seen.add((n.value, tuple(map(id, inside))))
                 loop = loops.get(n.value)

@@ -584,14 +584,17 @@ class Analyzer:
 
     def instance_attribute_family(self, module: ParsedModule, class_name: str, attr: str) -> str | None:
         """The qualified class of the object a method of ``class_name`` assigns to
-        ``self.<attr>`` (``self.editor = TextEditor()``), or None. Computed once per class."""
+        ``self.<attr>`` (``self.editor = TextEditor()``) or its body declares (``editor:
+        TextEditor``), or None (also for a scalar class, an ``Enum``). Computed once per class."""
         for _ in range(4):  # the class, then its bases (``self.editor`` set in ``BaseHandler``)
             key = (module.module_name, class_name)
             table = self._instance_attributes.get(key)
             if table is None:
                 table = self._instance_attributes[key] = find_instance_attribute_classes(module, class_name)
             if attr in table:
-                return table[attr]
+                # (an attribute holding an ``Enum`` member is a constant, not an object whose
+                # methods are followed: ``records.scalar_class``)
+                return None if scalar_class(self.project, table[attr]) else table[attr]
             cls = module.classes.get(class_name)
             base = next((b.value for b in cls.bases if b.keyword is None), None) if cls is not None else None
             qn = module.imports.qualify(base) if base is not None else None
@@ -953,6 +956,8 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         self.fn = fn
         #: The name of the function interpreted (``""`` for a lambda).
         self.function_name = fn.name.value if isinstance(fn, cst.FunctionDef) else ""
+        #: A generator function (a ``yield`` in its own body): its caller gets what it yields.
+        self.generator = isinstance(fn, cst.FunctionDef) and is_generator(fn)
         #: The name that says what the code interpreted does, for telling a write
         #: (``external.http_write``): the function's, or the tool's when a dispatcher serves it
         #: (``case "remember_this":`` in ``call_tool``; set by ``facts.analyse_tool``).
@@ -1148,6 +1153,10 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
             self.falls_through = self.block(stmts)
         except RecursionError:
             pass
+        if self.generator and self.falls_through:
+            # (the end of a generator's body: its caller gets every value it yielded)
+            self.summary.returns.append((self.a.site(self.mod, self.fn), self.env.get(YIELDED, EMPTY)))
+            self.summary.other_returns = True
         return self.summary
 
     def block(self, stmts: Iterable[cst.CSTNode]) -> bool:
@@ -1230,6 +1239,14 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         tuple literal, per key for a dict literal with string keys); inside a ``for``, a return of
         the loop's element without what the loop accumulated is one item, not the collection.
         ``x += text`` inside a loop makes ``x`` as long as the iterable."""
+        if isinstance(node, cst.Return) and self.generator:
+            # (a generator's ``return`` ends the iteration: its caller gets what was yielded; in
+            # a ``for`` loop it is the loop's ``break``, whose cap the loop applies to what the
+            # body's end gives back)
+            if not any(isinstance(loop, cst.For) for loop in self.loop_nodes):
+                self.summary.returns.append((self.a.site(self.mod, node), self.env.get(YIELDED, EMPTY)))
+                self.summary.other_returns = True
+            return False
         if isinstance(node, cst.Return):
             value = node.value
             drop: Flow = EMPTY
@@ -1464,9 +1481,11 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         (``if limit > 100: limit = 100``, ``if len(text) > MAX: text = text[:MAX]``) applies after
         it. False when no branch falls through."""
         self.condition(node.test, node.body)
-        if self.loop_breaks and any(isinstance(x, cst.Break) for s in statements_of(node.body)
+        if self.loop_breaks and any(isinstance(x, cst.Break) or (self.generator and isinstance(x, cst.Return))
+                                    for s in statements_of(node.body)
                                     if isinstance(s, (cst.SimpleStatementLine, cst.SimpleStatementSuite)) for x in s.body):
-            # ``if count >= 10: break`` may cap what the loop accumulates (``_apply_loop_breaks``)
+            # ``if count >= 10: break`` may cap what the loop accumulates (``_apply_loop_breaks``;
+            # in a generator ``return`` ends what it yields as ``break`` ends a loop)
             self.loop_breaks[-1].append((node.test, "break"))
         base = dict(self.env)
         envs = []
@@ -2078,6 +2097,16 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
             flow = self.expr(node.value)
             self.assign(node.target, flow, node.value)
             return flow
+        if isinstance(node, cst.Yield):
+            # a generator gives its caller every value it yields, once per round of the loops
+            # around the ``yield`` (``yield from rows``: every element of ``rows``), as a list it
+            # appended them to (the send value of ``x = yield v`` is the caller's: nothing here)
+            item = node.value.item if isinstance(node.value, cst.From) else node.value
+            if item is not None:
+                flow = self.expr(item)
+                self.env[YIELDED] = union(self.env.get(YIELDED, EMPTY), self._per_element(flow, item))
+                self._note_accumulation(YIELDED)
+            return EMPTY
         if isinstance(node, cst.Lambda):
             return EMPTY
         if isinstance(node, cst.StarredElement):
@@ -2778,6 +2807,10 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
             # its first field is data: as ``r[0]``)
             elements = self.expr(first.args[0].value)
             return union(self.one_of(elements, node), union(*(self.expr(a.value) for a in node.args[1:])))
+        if isinstance(first, cst.Call) and (hit := self.a.project.function_called(self.mod, first.func)) and \
+                is_generator(hit[1]):
+            # ``next(matching_lines(log, word), None)``: the first value a generator of the run yields
+            return union(self.one_of(self.expr(first), node), union(*(self.expr(a.value) for a in node.args[1:])))
 
         # configured sources and bounds come first (user knowledge wins)
         if self.a.knowledge:
@@ -2853,6 +2886,13 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
             # of its entries, ``list(notes.values())``, those entries)
             return union(frozenset(t for t in inner if not isinstance(t, Marker) or t.kind == "registry" and not t.keys),
                          drained(handles, site, f"{dn}()", objects=True))
+        if method == "join" and isinstance(func, cst.Attribute) and \
+                isinstance(func.value, (cst.SimpleString, cst.ConcatenatedString)) and len(node.args) == 1:
+            # ``"".join(fh)``, ``b"".join(proc.stdout)``: every line of the stream joined, as
+            # ``list()`` drains it
+            inner = self._args_flow(node)
+            handles = [m for m in markers(inner) if m.kind != "object"]
+            return union(inner, drained(handles, site, "join()"))
         if qn in ("sqlalchemy.select", "sqlalchemy.sql.select", "sqlmodel.select"):
             self._args_flow(node)
             return frozenset({Marker("query", site)})
@@ -4298,6 +4338,18 @@ def _called_method(node: cst.Call) -> str | None:
     if not isinstance(node.func, cst.Attribute) or node.func.attr.value[:1].isupper():
         return None
     return node.func.attr.value
+
+
+def is_generator(fn: cst.FunctionDef) -> bool:
+    """Whether ``fn`` is a generator function: a ``yield`` (or ``yield from``) in its own body,
+    not in a function, class or lambda defined there (Python language reference, "Yield
+    expressions")."""
+    return any(isinstance(node, cst.Yield) for node in walk_own(fn.body, (*SCOPES, cst.Lambda)))
+
+
+#: The name a generator's yielded values are kept under while it is interpreted (not an
+#: identifier: no local of the code can hold it).
+YIELDED = "<yielded>"
 
 
 def _main_guard(stmt: cst.CSTNode) -> bool:
