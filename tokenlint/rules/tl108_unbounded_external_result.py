@@ -61,8 +61,18 @@ class UnboundedExternalResult(SourceRule):
     listing. `conn.get("/path")` on the run's own client class is that class's method, not a
     dict's `get`; a method found by its name alone among the module's classes is never the
     function being read itself (a wrapper `get_documents` calling the SDK's
-    `index.get_documents()`). A key spelled as a noun glued to `list` (`hostlist`,
-    `watchlist`) names a listing, as `host_list` does.
+    `index.get_documents()`), nor a method every dict, list and set has (`response.headers
+    .get(k)` is a mapping's `get`, whichever class of the module defines `get`). A key spelled
+    as a noun glued to `list` (`hostlist`, `watchlist`) names a listing, as `host_list` does.
+    A generator gives its caller every value it yields, once per round of the loops around the
+    `yield` (`yield from rows`: every element), as a list it appended them to would; a `return`
+    under a counter test in its loop caps that as `break` does, and `next(gen(...), None)` is
+    one value. `"".join(fh)` or `b"".join(proc.stdout)` reads the whole stream, as `list()`
+    does. A method that returns the object itself (`return asdict(self)`, `vars(self)`,
+    `return self`) gives back everything the object was made of. A field a class declares with
+    a class of the run (`client: AcmeClient` in a dataclass, never assigned in a method) holds
+    an object of it, whose methods are followed (`ctx.client.get(...)`); one declared with an
+    `Enum` of the run holds a constant.
 
     ### Evidence of small
     - constants: literals and module constants nothing fills (`PLATFORMS = ["linux", "macos"]`),
