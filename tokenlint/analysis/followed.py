@@ -28,7 +28,7 @@ from tokenlint.analysis.shapes import CONFIG_WORDS, Shape, call_shape, configura
 from tokenlint.analysis.state import InterpreterState, SqlBound
 from tokenlint.analysis.taints import (EMPTY, SELF_DATA, WRAPPED, Bound, Flow, Marker, Measure, Param, Site, Src, Taint, apply_bound, markers,
                                       params, scalar_of, union)
-from tokenlint.analysis.values import (ACCUMULATORS, EMPTY_FACTORIES, MAX_HELPER_DEPTH, annotated_class,
+from tokenlint.analysis.values import (ACCUMULATORS, EMPTY_FACTORIES, MAX_HELPER_DEPTH, annotated_class, is_stub,
                                        annotation_class, body_of, chain_root, defs_in, empty_collection, is_stdlib,
                                        method_class, optional_inner, run_class_named)
 from tokenlint.source.functions import ELSEWHERE, gathering_parameters, parameters
@@ -259,8 +259,10 @@ class FollowedCalls(InterpreterState):
                 # method of the same name, it does not call itself on another object)
                 # (not a method every dict, list and set has: ``state.get("status")`` of a dict
                 # parameter is no call of the one class here that defines ``get``)
-                owners = [k for k in mod.functions if k.endswith(f".{meth}") and k.count(".") == 1] \
-                    if meth not in _CONTAINER_METHODS else []
+                # nor a stub that only declares it (a ``Protocol``'s ``...``: what implements it
+                # is code tokenlint cannot see)
+                owners = [k for k in mod.functions if k.endswith(f".{meth}") and k.count(".") == 1
+                          and not is_stub(mod.functions[k])] if meth not in _CONTAINER_METHODS else []
                 if len(owners) == 1 and not self._library_object(self.env.get(base, EMPTY)) and \
                         mod.functions[owners[0]] is not self.fn:
                     return mod, mod.functions[owners[0]]

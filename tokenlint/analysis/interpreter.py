@@ -181,6 +181,8 @@ class Analyzer:
         self._written_files: dict[str, frozenset[Path]] = {}
         self._defs_by_name: dict[int, dict[str, cst.FunctionDef]] = {}
         self._instance_attributes: dict[tuple[str, str], dict[str, str]] = {}
+        #: ``lifespan_class``'s answer once computed (False: not yet).
+        self._lifespan_class: str | None | bool = False
         self._enclosing: dict[str, dict[int, cst.FunctionDef]] = {}
         self._stored_entries: dict[str, dict[str, list[cst.BaseExpression]]] = {}
         self._read_through: dict[str, dict[str, frozenset[str]]] = {}
@@ -581,6 +583,36 @@ class Analyzer:
                             if dn and dn.startswith("self.") and dn.count(".") == 1 and fn not in found.get(dn[5:], []):
                                 found.setdefault(dn[5:], []).append(fn)
         return found
+
+    def lifespan_class(self) -> str | None:
+        """The class of the run of the object the server's lifespan gives its tools
+        (``ctx.request_context.lifespan_context``): the function a server is constructed with
+        (``FastMCP("x", lifespan=app_lifespan)``), an ``@asynccontextmanager`` generator, yields
+        it; its class is the one the return annotation names (``-> AsyncIterator[AppContext]``,
+        the MCP Python SDK's documented form) or the one the yielded value is made by (``yield
+        AppContext(db=db)``, ``ctx = AppContext(...); yield ctx``). None when no lifespan of the
+        run says (or two disagree). Computed once per run."""
+        if self._lifespan_class is not False:
+            return cast("str | None", self._lifespan_class)
+        found: set[str] = set()
+        for name in sorted(self.project.module_files):
+            if not self.project.mentions(name, "lifespan"):
+                continue
+            mod = self.project.get(name)
+            if mod is None:
+                continue
+            for node, _ in mod.nodes():
+                if not isinstance(node, cst.Call):
+                    continue
+                for arg in node.args:
+                    if arg.keyword is None or arg.keyword.value != "lifespan":
+                        continue
+                    hit = self.project.function_called(mod, arg.value)
+                    made = _lifespan_yield_class(self.project, *hit) if hit is not None else None
+                    if made is not None:
+                        found.add(made)
+        self._lifespan_class = next(iter(found)) if len(found) == 1 else None
+        return self._lifespan_class
 
     def instance_attribute_family(self, module: ParsedModule, class_name: str, attr: str) -> str | None:
         """The qualified class of the object a method of ``class_name`` assigns to
@@ -2300,6 +2332,14 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
                 # fill ``self.history = []``: as on ``self`` inside the class
                 return self.a.collection_src(hit[0], node, f"instance collection `{dn}`", node.attr.value,
                                              at=self.mod)
+        if node.attr.value == "lifespan_context" and (
+                markers(self.expr(node.value), "object") and
+                all(m.family == CONTEXT_FAMILY for m in markers(self.expr(node.value), "object"))):
+            # ``ctx.request_context.lifespan_context``: the object the server's lifespan yields
+            # (``yield AppContext(db=db)``), its declared fields and methods followed
+            made = self.a.lifespan_class()
+            if made is not None:
+                return frozenset({Marker("object", self.a.site(self.mod, node), family=made)})
         if self._enum_class(node.value):
             # ``ItemType.tag`` of ``class ItemType(str, Enum)``: a member, a constant of the code
             return EMPTY
@@ -2326,6 +2366,12 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
             # ``self.api = vmsdk.Api()``: an object of that class
             return frozenset({Marker("object", self.a.site(self.mod, node), family=held_family)})
         held_class = self._attribute_class(base, attr)
+        lifespan = [t for t in base if isinstance(t, Marker) and _lifespan_object(t)]
+        if lifespan and held_class is None:
+            # ``lifespan_context.db_configs``: a field of the lifespan's object that holds no object
+            # of the run's classes nor a collection its methods fill is what the server was set
+            # up with at start-up, read as the request context's own state is
+            base = frozenset(replace(t, family=CONTEXT_FAMILY) if t in lifespan else t for t in base)
         if held_class is not None:
             # ``_get_state().client`` of a ``_State`` whose ``__init__`` sets ``self.client =
             # client`` (``client: DeskClient``): an object of that class, its methods followed
@@ -2432,6 +2478,20 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
                 configuration_object(t.family) or (t.family and self.a.project.resolve_class(t.family)):
             return t
         return Marker("object", self.a.site(self.mod, node), t.sql_bound, family=t.family, whole=True)
+
+    def _stub_result_class(self, families: list[str], method: str) -> str | None:
+        """The class of the run that ``method`` of one of the run's classes ``families`` declares
+        it returns, when the class only declares it (a ``Protocol``'s or abstract base's stub:
+        ``values.is_stub``) with a return annotation naming such a class (``-> Access``); else
+        None."""
+        for family in families:
+            hit = self.a.project.resolve_class(family)
+            fn = hit[0].functions.get(f"{hit[1]}.{method}") if hit else None
+            if hit and fn is not None and is_stub(fn) and fn.returns is not None:
+                made = object_class(self.a.project, hit[0], fn.returns.annotation)
+                if made is not None:
+                    return made
+        return None
 
     def _attribute_class(self, base: Flow, attr: str) -> str | None:
         """The class of the run whose object attribute ``attr`` of ``base`` holds, when ``base`` is
@@ -3114,6 +3174,13 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
                 impls = [h for f in families for h in self.a.implementations(f, method)]
                 if impls:
                     return union(*(self.call_helper(node, *h) for h in impls))
+                declared = self._stub_result_class(families, method)
+                if declared is not None:
+                    # ``providers.open(name)`` of a ``Protocol`` declaring ``def open(self, name)
+                    # -> Access: ...``, implemented by no class of the run: an object of the class
+                    # it declares, whose fields and methods are read in turn
+                    self._args_flow(node)
+                    return frozenset({Marker("object", site, family=declared)})
             if helper is None and families and method in SERIALIZERS | COPIERS and \
                     all(self.a.project.resolve_class(f) for f in families):
                 # a serializer a class of the run inherits from a library base (pydantic's
@@ -4338,6 +4405,37 @@ def _called_method(node: cst.Call) -> str | None:
     if not isinstance(node.func, cst.Attribute) or node.func.attr.value[:1].isupper():
         return None
     return node.func.attr.value
+
+
+def _lifespan_object(marker: Marker) -> bool:
+    """Whether ``marker`` is the object the server's lifespan yields, as
+    ``FunctionInterpreter.attribute`` makes it for ``ctx.request_context.lifespan_context``."""
+    node = marker.site.node
+    return marker.kind == "object" and isinstance(node, cst.Attribute) and node.attr.value == "lifespan_context"
+
+
+def _lifespan_yield_class(project: Project, module: ParsedModule, fn: cst.FunctionDef) -> str | None:
+    """The class of the run whose object the lifespan generator ``fn`` yields
+    (``Analyzer.lifespan_class``): the item type of its return annotation (``AsyncIterator[X]``,
+    ``AsyncGenerator[X, None]``, ``Iterator[X]``), else the class the yielded value is made by
+    (``yield X(...)``, or a local bound once to ``X(...)``); None otherwise."""
+    ann = fn.returns.annotation if fn.returns is not None else None
+    if isinstance(ann, cst.Subscript) and ann.slice and isinstance(ann.slice[0].slice, cst.Index):
+        made = object_class(project, module, ann.slice[0].slice.value)
+        if made is not None:
+            return made
+    bound = {dotted_name(t.target): n.value for n in walk_own(fn.body) if isinstance(n, cst.Assign)
+             for t in n.targets if isinstance(n.value, cst.Call)}
+    for node in walk_own(fn.body):
+        if isinstance(node, cst.Yield) and node.value is not None and not isinstance(node.value, cst.From):
+            value = node.value
+            if isinstance(value, cst.Name):
+                value = bound.get(value.value, value)
+            if isinstance(value, cst.Call):
+                made = object_class(project, module, value.func)
+                if made is not None:
+                    return made
+    return None
 
 
 def is_generator(fn: cst.FunctionDef) -> bool:

@@ -72,7 +72,13 @@ class UnboundedExternalResult(SourceRule):
     `return self`) gives back everything the object was made of. A field a class declares with
     a class of the run (`client: AcmeClient` in a dataclass, never assigned in a method) holds
     an object of it, whose methods are followed (`ctx.client.get(...)`); one declared with an
-    `Enum` of the run holds a constant.
+    `Enum` of the run holds a constant. A method a `Protocol` (or an abstract base) only declares,
+    implemented by no class of the run, is no code to follow: a call of it is judged by its
+    name, as a library's is, and one declared to return a class of the run (`def open(self) ->
+    Access: ...`) gives an object of it. `ctx.request_context.lifespan_context` is the object the
+    server's lifespan yields (`-> AsyncIterator[AppContext]`, or `yield AppContext(...)`): its
+    declared fields and the collections its methods fill are read as the class says; its other
+    fields are what the server was set up with.
 
     ### Evidence of small
     - constants: literals and module constants nothing fills (`PLATFORMS = ["linux", "macos"]`),
