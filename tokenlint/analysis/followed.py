@@ -257,10 +257,10 @@ class FollowedCalls(InterpreterState):
                 # (not the function being read itself: ``def get_documents(self, uid): index =
                 # self.client.index(uid); return index.get_documents()`` wraps the library's
                 # method of the same name, it does not call itself on another object)
-                # (not a method every dict, list and set has: ``state.get("status")`` of a dict
-                # parameter is no call of the one class here that defines ``get``)
-                # nor a stub that only declares it (a ``Protocol``'s ``...``: what implements it
-                # is code tokenlint cannot see)
+                # (nor a method every dict, list and set has: ``state.get("status")`` of a dict
+                # parameter is no call of the one class here that defines ``get``; nor a stub
+                # that only declares it, a ``Protocol``'s ``...``: what implements it is code
+                # tokenlint cannot see)
                 owners = [k for k in mod.functions if k.endswith(f".{meth}") and k.count(".") == 1
                           and not is_stub(mod.functions[k])] if meth not in _CONTAINER_METHODS else []
                 if len(owners) == 1 and not self._library_object(self.env.get(base, EMPTY)) and \

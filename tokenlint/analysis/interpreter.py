@@ -2332,18 +2332,17 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
                 # fill ``self.history = []``: as on ``self`` inside the class
                 return self.a.collection_src(hit[0], node, f"instance collection `{dn}`", node.attr.value,
                                              at=self.mod)
-        if node.attr.value == "lifespan_context" and (
-                markers(self.expr(node.value), "object") and
-                all(m.family == CONTEXT_FAMILY for m in markers(self.expr(node.value), "object"))):
+        if self._enum_class(node.value):
+            # ``ItemType.tag`` of ``class ItemType(str, Enum)``: a member, a constant of the code
+            return EMPTY
+        base = self.expr(node.value)
+        contexts = markers(base, "object")
+        if node.attr.value == "lifespan_context" and contexts and all(m.family == CONTEXT_FAMILY for m in contexts):
             # ``ctx.request_context.lifespan_context``: the object the server's lifespan yields
             # (``yield AppContext(db=db)``), its declared fields and methods followed
             made = self.a.lifespan_class()
             if made is not None:
                 return frozenset({Marker("object", self.a.site(self.mod, node), family=made)})
-        if self._enum_class(node.value):
-            # ``ItemType.tag`` of ``class ItemType(str, Enum)``: a member, a constant of the code
-            return EMPTY
-        base = self.expr(node.value)
         if isinstance(node.value, (cst.Name, cst.Call, cst.Await)) and \
                 (fields := self.helper_dict_entries(node.value)) is not None and node.attr.value in fields:
             # ``s = load(path); s.main_file``, ``outline(path).heading`` of an object of the run's

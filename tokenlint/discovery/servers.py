@@ -103,26 +103,16 @@ class ServerRegistry:
             if fws and fws[0] is not None and all(fws):
                 self.class_factories[key] = fws[0]
                 changed = True
-        for node, _ in mod.nodes():
+        for node, _ in mod.nodes() if self.class_factories else ():
             # ``server_class = server_class_factory()``: the class the factory returns
             if not (isinstance(node, cst.Assign) and isinstance(node.value, cst.Call)):
                 continue
-            fw = self._class_factory_framework(mod, node.value.func)
+            fw = self._function_entry(self.class_factories, mod, node.value.func)
             for key in (f"{mod.module_name}.{dn}" for dn in map(dotted_name, (t.target for t in node.targets)) if dn):
                 if fw and key not in self.classes:
                     self.classes[key] = fw
                     changed = True
         return changed
-
-    def _class_factory_framework(self, mod: ParsedModule, func: cst.BaseExpression) -> str | None:
-        """The framework of the server class a call of ``func`` returns, when ``func`` names a
-        server class factory of the run (``scan_classes``) in ``mod`` or through its imports."""
-        dn = dotted_name(func)
-        if dn is None:
-            return None
-        qn = mod.imports.qualify_dotted(dn)
-        return self.class_factories.get(f"{mod.module_name}.{dn}") or (
-            (self.class_factories.get(qn) or self.class_factories.get(self.canonical(qn))) if qn else None)
 
     def scan_factories(self, mod: ParsedModule) -> None:
         """Record the module-level functions of a module that return a new server object: a
@@ -152,16 +142,22 @@ class ServerRegistry:
     def factory_framework(self, mod: ParsedModule, func: cst.BaseExpression) -> str | None:
         """The framework of the server a call of ``func`` returns, when ``func`` names a server
         factory of the run (``scan_factories``) in ``mod`` or through its imports; else None."""
+        return self._function_entry(self.factories, mod, func)
+
+    def _function_entry(self, table: dict[str, str], mod: ParsedModule, func: cst.BaseExpression) -> str | None:
+        """The entry of ``table`` (functions of the run by qualified name) for the function
+        ``func`` names in ``mod``: one of ``mod`` itself, or one it imports (through the run's
+        module aliases too); None when ``func`` names none of them."""
         dn = dotted_name(func)
         if dn is None:
             return None
-        local = self.factories.get(f"{mod.module_name}.{dn}")
+        local = table.get(f"{mod.module_name}.{dn}")
         if local:
             return local
         qn = mod.imports.qualify_dotted(dn)
         if qn is None:
             return None
-        return self.factories.get(qn) or self.factories.get(self.canonical(qn))
+        return table.get(qn) or table.get(self.canonical(qn))
 
     def scan(self, mod: ParsedModule) -> None:
         """Record the server objects and non-server names bound in a module."""
