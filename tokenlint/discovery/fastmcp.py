@@ -625,6 +625,10 @@ def _registration_name(values: Values, mod: ParsedModule, call: cst.Call, scope,
     return None
 
 
+#: Parameters of a marker decorator whose positional string describes a tool, never names it.
+_NOT_NAMES = frozenset({"title", "description", "desc", "summary", "doc", "help", "category", "group", "tag", "tags"})
+
+
 def _marker_name(values: Values, target: Val) -> str | None:
     """The tool name a marker decorator of the run gives the registered function
     (``@tool("notes_read")`` from ``pkg.registry``, which tags the function for a later
@@ -634,11 +638,19 @@ def _marker_name(values: Values, target: Val) -> str | None:
     assert isinstance(fn, cst.FunctionDef)
     for dec in fn.decorators:
         expr = dec.decorator
-        if not isinstance(expr, cst.Call) or not any(
-                isinstance(c.node, cst.FunctionDef) for c in values.expand(Val(target.mod, expr.func, (), None))):
+        if not isinstance(expr, cst.Call):
             continue
+        factories = [c.node for c in values.expand(Val(target.mod, expr.func, (), None))
+                     if isinstance(c.node, cst.FunctionDef)]
+        if not factories:
+            continue
+        first = next((p.name.value for p in (*factories[0].params.posonly_params, *factories[0].params.params)), "")
+        if first in _NOT_NAMES and not any(a.keyword is not None and a.keyword.value == "name" for a in expr.args):
+            continue  # (``def tool(title)``: the positional string is not the name)
         name = _tool_name_args(expr, target.mod)
-        if name is not None:
+        if name is not None and not any(c.isspace() for c in name):
+            # (``@tool("Find cheapest products")`` gives a title: tool names have no spaces,
+            # SEP-986 of the MCP spec)
             return name
     return None
 

@@ -301,6 +301,8 @@ class Values:
             out: list[Val] = []
             for value in values:
                 out.extend(self.expand(Val(mod, value, (), None), {}, calls=calls, depth=depth + 1, seen=seen))
+            if "." not in name:
+                out.extend(self.decorator_grown(mod, name))
             return out
         qn = mod.imports.qualify_dotted(name)
         if qn:
@@ -319,6 +321,98 @@ class Values:
                     if found:
                         return found
         return []
+
+    def decorator_grown(self, mod: ParsedModule, name: str) -> list[Val]:
+        """What home-made decorators of ``mod`` add to its module-level collection ``name``, one
+        leaf per decorated function: a one-item list (``TOOLS.append((fn, title))``, read
+        ``[(find_notes, "Find notes")]``) or a one-entry dict (``TOOLS[fn.__name__] = fn``). A
+        decorator here is a function whose first parameter the added value uses, applied as
+        ``@decorator`` or, when a factory returns it, as ``@factory(args)`` (the factory's
+        parameters then read as the arguments given); the decorated functions are found in every
+        module of the run that spells the decorator's name. Only module-level decorated
+        functions count (the added value names them in their own module). Empty when no function
+        of ``mod`` grows ``name``."""
+        key = (id(mod), name, "decorator_grown")
+        hit = self._callables.get(key)
+        if hit is not None:
+            return list(hit)
+        self._callables[key] = []
+        out: list[Val] = []
+        for value, scope in self._grown_in_functions(mod).get(name, ()):
+            if name in self.assignments(scope[-1]):
+                continue  # (a local of the same name)
+            decorator = scope[-1]
+            params = [p.name.value for p in (*decorator.params.posonly_params, *decorator.params.params)]
+            if not params or params[0] not in {n.value for n in walk(value) if isinstance(n, cst.Name)}:
+                continue
+            for fn_mod, fn, env in self._decorated(mod, scope):
+                bound = {params[0]: cst.Name(fn.name.value), **env}
+                out.append(Val(fn_mod, cast(cst.BaseExpression, value.visit(_Substitute(bound))), (), None))
+        self._callables[key] = out
+        return list(out)
+
+    def _grown_in_functions(self, mod: ParsedModule) -> dict[str, list[tuple[cst.BaseExpression, tuple]]]:
+        """``name -> [(what is added, enclosing functions)]`` for every collection a function of
+        ``mod`` grows in place (``x.append(v)``, ``x.extend(vs)``, ``x[k] = v`` read as ``{k:
+        v}``), once per module."""
+        key = (id(mod), "grown_in_functions")
+        hit = self._callables.get(key)
+        if hit is not None:
+            return hit[0]
+        table: dict[str, list[tuple[cst.BaseExpression, tuple]]] = {}
+        for node, _ in mod.nodes():
+            grown: list[tuple[str, cst.BaseExpression]] = []
+            if isinstance(node, cst.Call):
+                grown = _growth(node)
+            elif isinstance(node, cst.Assign) and len(node.targets) == 1 and \
+                    isinstance(target := node.targets[0].target, cst.Subscript) and len(target.slice) == 1 and \
+                    isinstance(index := target.slice[0].slice, cst.Index) and dotted_name(target.value):
+                grown = [(dotted_name(target.value) or "", cst.Dict([cst.DictElement(index.value, node.value)]))]
+            for dn, value in grown:
+                scope = context_of(mod, node)[0] if "." not in dn else ()
+                if scope:
+                    table.setdefault(dn, []).append((value, scope))
+        self._callables[key] = [table]
+        return table
+
+    def _decorated(self, mod: ParsedModule, scope: tuple[cst.FunctionDef, ...]
+                   ) -> list[tuple[ParsedModule, cst.FunctionDef, dict[str, cst.BaseExpression]]]:
+        """``(module, def, {factory parameter: argument})`` for each module-level function of the
+        run decorated by ``scope[-1]`` (or by a call of the factory ``scope[-2]`` returning it),
+        see ``decorator_grown``."""
+        decorator = scope[-1]
+        factory = scope[-2] if len(scope) >= 2 and any(
+            isinstance(n, cst.Return) and isinstance(n.value, cst.Name) and n.value.value == decorator.name.value
+            for n in walk(scope[-2].body)) else None
+        applied = factory or decorator
+        if len(scope) > (2 if factory else 1) or mod.functions.get(applied.name.value) is not applied:
+            return []
+        word = applied.name.value
+        out = []
+        for module_name in sorted(self.project.module_files):
+            if not self.project.mentions(module_name, word):
+                continue
+            other = self.project.get(module_name)
+            if other is None:
+                continue
+            for fn in other.tree.body:
+                if not isinstance(fn, cst.FunctionDef):
+                    continue
+                for dec in fn.decorators:
+                    expr = dec.decorator
+                    called = isinstance(expr, cst.Call)
+                    head = expr.func if isinstance(expr, cst.Call) else expr
+                    if called != (factory is not None) or (dotted_name(head) or "").rpartition(".")[2] != word:
+                        continue
+                    if not any(leaf.node is applied for leaf in self.expand(Val(other, head, (), None))):
+                        continue
+                    env: dict[str, cst.BaseExpression] = {}
+                    if factory is not None:
+                        given = arguments_env(Val(other, expr, (), None), [p.name.value for p in factory.params.params])
+                        env = {k: cast(cst.BaseExpression, v.node) for k, v in given.items()}
+                    out.append((other, fn, env))
+                    break
+        return out
 
     def _module(self, qualified: str) -> Val | None:
         """The run's module named ``qualified`` as a value (its ``cst.Module`` tree), or None
@@ -364,10 +458,14 @@ class Values:
             elif isinstance(node, cst.Call) and depth < MAX_DEPTH and (namespace := _namespace_walk(node)) is not None:
                 # ``vars(module).values()``, ``module.__dict__.items()``, ``inspect.getmembers(module)``
                 source, form = namespace
+                coroutines = any((dotted_name(a.value) or "").endswith("iscoroutinefunction") for a in node.args[1:])
                 for whole in self.expand(Val(leaf.mod, source, leaf.scope, leaf.cls), env if leaf.scope == v.scope else {},
                                          calls=True, depth=depth + 1):
                     if isinstance(whole.node, cst.Module):
                         out.extend(_namespace_items(self.project, whole.mod, form))
+                    elif isinstance(whole.node, cst.Call) and \
+                            (made := class_of(self, Val(whole.mod, whole.node.func, whole.scope, whole.cls))) is not None:
+                        out.extend(_instance_items(self, made[0], made[1], form, coroutines))
             elif isinstance(node, cst.Call) and depth < MAX_DEPTH:
                 func = node.func
                 if isinstance(func, cst.Attribute) and func.attr.value in ("items", "values", "keys") and not node.args:
@@ -500,6 +598,24 @@ class Values:
                         out.append((res, None))
 
 
+class _Substitute(cst.CSTTransformer):
+    """Replaces the names ``bound`` maps (as read, not attribute or keyword names) by the
+    expressions given."""
+
+    def __init__(self, bound: dict[str, cst.BaseExpression]) -> None:
+        super().__init__()
+        self.bound = bound
+
+    def leave_Name(self, original_node: cst.Name, updated_node: cst.Name) -> cst.BaseExpression:
+        return self.bound.get(original_node.value, updated_node)
+
+    def leave_Attribute(self, original_node: cst.Attribute, updated_node: cst.Attribute) -> cst.Attribute:
+        return updated_node.with_changes(attr=original_node.attr)
+
+    def leave_Arg(self, original_node: cst.Arg, updated_node: cst.Arg) -> cst.Arg:
+        return updated_node.with_changes(keyword=original_node.keyword)
+
+
 def arguments_env(call: Val, params: list[str]) -> Env:
     """The parameters ``params`` (in order) bound to the arguments of the call ``call``:
     positional ones by position (up to a ``*args``), keywords by name; each read where the call
@@ -559,7 +675,35 @@ def _namespace_walk(call: cst.Call) -> tuple[cst.BaseExpression, str] | None:
         return None
     if (dotted_name(func) or "").rpartition(".")[2] == "getmembers" and call.args and call.args[0].keyword is None:
         return call.args[0].value, "items"
+    if dotted_name(func) == "dir" and len(call.args) == 1 and call.args[0].keyword is None:
+        return call.args[0].value, "keys"
     return None
+
+
+def _instance_items(values: Values, mod: ParsedModule, cdef: cst.ClassDef, form: str, coroutines: bool) -> list[Val]:
+    """The methods a walk of an instance of the run's class ``cdef`` may yield
+    (``inspect.getmembers(provider, predicate=inspect.iscoroutinefunction)``, ``dir(provider)``;
+    ``form`` as ``_namespace_walk`` gives it), each read as ``self.<method>`` of its class: the
+    public methods of the class and its bases (no leading ``_``), only ``async def`` ones when
+    ``coroutines``, and only those a decorator of the run marks when some are marked."""
+    seen: set[str] = set()
+    found: list[tuple[ParsedModule, cst.FunctionDef, str]] = []
+    for m, c in bases(values, mod, cdef):
+        body = c.body.body if isinstance(c.body, cst.IndentedBlock) else ()
+        for fn in body:
+            if isinstance(fn, cst.FunctionDef) and not fn.name.value.startswith("_") and fn.name.value not in seen \
+                    and (fn.asynchronous is not None or not coroutines):
+                seen.add(fn.name.value)
+                found.append((m, fn, c.name.value))
+    marked = [f for f in found if any(_project_decorator(values.project, f[0], d) for d in f[1].decorators)]
+    out: list[Val] = []
+    for m, fn, owner in marked or found:
+        method = cst.Attribute(value=cst.Name("self"), attr=cst.Name(fn.name.value))
+        text = cst.SimpleString(repr(fn.name.value))
+        node: cst.BaseExpression = method if form == "values" else text if form == "keys" else \
+            cst.Tuple([cst.Element(text), cst.Element(method)])
+        out.append(Val(m, node, (fn,), owner))
+    return out
 
 
 def _namespace_items(project: Project, mod: ParsedModule, form: str) -> list[Val]:
@@ -696,6 +840,13 @@ def string_value(values: Values, v: Val, env: Env | None = None) -> str | None:
         if isinstance(node, cst.Attribute) and (member := member_string(values.project, leaf.mod, node)) is not None:
             found.add(member)
             continue
+        if isinstance(node, cst.Attribute) and node.attr.value == "__name__":
+            # ``fn.__name__`` of a function of the run: its name
+            defs = {d.node.name.value for d in values.expand(Val(leaf.mod, node.value, leaf.scope, leaf.cls), env)
+                    if isinstance(d.node, cst.FunctionDef)}
+            if len(defs) == 1:
+                found.add(defs.pop())
+                continue
         if isinstance(node, cst.FormattedString) and (text := _prefixed_name(values, leaf, env)) is not None:
             found.add(text)
             continue
