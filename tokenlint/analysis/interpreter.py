@@ -41,7 +41,7 @@ from tokenlint.analysis.followed import (FollowedCalls, annotation_class, find_i
 from tokenlint.analysis.knowledge import Knowledge
 from tokenlint.analysis.library_calls import LibraryCalls
 from tokenlint.analysis.packaged import packaged_path, written_paths
-from tokenlint.analysis.records import dataclass_fields, fixed_model, object_class, record_kind, scalar_class
+from tokenlint.analysis.records import dataclass_fields, fixed_model, object_class, record_kind, scalar_class, service_class
 from tokenlint.analysis.shapes import (CONFIG_WORDS, Shape, call_shape, call_verb, configuration_object, is_plural,
                                       open_field, small_field, words)
 from tokenlint.analysis.state import SqlBound
@@ -686,7 +686,8 @@ class Analyzer:
         classes chosen at run time behind an abstract base (an adapter per API version), at most
         4 (``subclasses``). ``[]`` when the method is no abstract stub of ``family`` or nothing
         implements it. A protocol's members are not followed: its implementations need not
-        name it as a base."""
+        name it as a base, but those that do (``class PipelineResource(PipelineResourceProtocol)``)
+        are followed as an abstract base's are."""
         key = (family, method)
         hit = self._implementations.get(key)
         if hit is not None:
@@ -694,7 +695,12 @@ class Analyzer:
         out: list[tuple[ParsedModule, cst.FunctionDef]] = []
         self._implementations[key] = out
         stub = self.project.find_function(f"{family}.{method}")
-        if stub is None or not is_stub(stub[1]) or not any(
+        if stub is None or not is_stub(stub[1]):
+            return out
+        owner = self.project.resolve_class(family)
+        protocol = owner is not None and any(
+            (dotted_name(b.value) or "").rpartition(".")[2] == "Protocol" for b in owner[0].classes[owner[1]].bases)
+        if not protocol and not any(
                 (dotted_name(d.decorator) or "").rpartition(".")[2] == "abstractmethod" for d in stub[1].decorators):
             return out
         for mod, cname in self.subclasses(family):
@@ -1150,6 +1156,12 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
                 # the SDK's request context: an object (its lifespan state holds clients), not a
                 # value the model supplies
                 self.env[name] = frozenset({Marker("object", self.a.site(self.mod, p), family=CONTEXT_FAMILY)})
+                continue
+            service = service_class(self.a.project, self.mod, ann) if not self.helper else None
+            if service is not None:
+                # ``client: AsyncClientProtocol`` of a tool a wrapper hands its client: an object,
+                # its calls followed like any object's
+                self.env[name] = frozenset({Marker("object", self.a.site(self.mod, p), family=service)})
                 continue
             param = Param(
                 name,

@@ -7,6 +7,7 @@ it is made of (``fixed_model``).
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 import libcst as cst
@@ -74,6 +75,40 @@ _SMALL_ANNOTATIONS = frozenset({
 
 #: Library bases a record class of the run may have beside the record base itself.
 _NEUTRAL_BASES = frozenset({"object", "Generic", "ABC", "str"})
+
+
+#: The last word of a library class whose instances are services a tool is handed, never a value
+#: a model could send as JSON (``httpx.AsyncClient``, ``sqlalchemy.Engine``, ``acme_sdk.Client``).
+_SERVICE_CLASS = re.compile(r"(Client|Session|Connection|Conn|Engine|Service|Driver|Cursor|Pool|Repository|Api|API)$")
+
+
+def service_class(project: Project, module: ParsedModule, ann: cst.BaseExpression | None) -> str | None:
+    """The qualified class of a tool parameter that holds a service object the tool is handed
+    (by a wrapper that injects it, as ``Depends`` does), never a value the model supplies: a
+    ``Protocol`` of the run, a class of the run that is no record (``record_kind``), no scalar
+    and has methods of its own, or a library class named for a service (``_SERVICE_CLASS``). An
+    MCP SDK builds a tool's input schema from its parameters' annotations (mcp ``FastMCP``:
+    pydantic's ``create_model``), and none of these has one, so a registered tool can only get
+    them injected. None for any other annotation (a value, a record, an ``Enum``)."""
+    qn = annotation_class(module, ann) if ann is not None else None
+    if qn is None:
+        return None
+    hit = project.resolve_class(qn)
+    if hit is None:
+        return qn if _SERVICE_CLASS.search(qn.rsplit(".", 1)[-1]) and not qn.startswith(("mcp.", "fastmcp.")) \
+            else None
+    cmod, cname = hit
+    cls = cmod.classes[cname]
+    if record_kind(cls) is not None or scalar_class(project, qn):
+        return None
+    bases = [dotted_name(b.value) or "" for b in cls.bases]
+    if any(b.split(".")[-1] == "Protocol" for b in bases):
+        return qn
+    if any(b.split(".")[-1] in ("BaseModel", "TypedDict", "NamedTuple", "Enum", "Exception") for b in bases):
+        return None
+    methods = [st for st in statements_of(cls.body) if isinstance(st, cst.FunctionDef)
+               and not (st.name.value.startswith("__") and st.name.value.endswith("__"))]
+    return qn if methods and not bases else None
 
 
 def scalar_class(project: Project, qualified: str | None) -> bool:

@@ -28,6 +28,7 @@ from tokenlint.discovery.values import (
     context_of,
     find_method,
     instance_attr,
+    returns_nested_def,
     string_value,
     subclasses,
 )
@@ -436,6 +437,12 @@ def _call_registration(
                 legacy = _resolve_callable(mod, project, first, cls)
                 if legacy is not None:
                     found = [(Val(legacy[0], legacy[1], (legacy[1],), legacy[2]), None)]
+            made = [f for f in found if not returns_nested_def(cast(cst.FunctionDef, f[0].node))]
+            if made and len(made) < len(found):
+                # (a factory reached beside what it makes, through branches read together:
+                # ``base_func(explorer=e) if ... else build_tool(base_func=base_func)``: the
+                # function it returns is the tool, not the factory)
+                found = made
             for target, wrapper in found:
                 fn = cast(cst.FunctionDef, target.node)  # (callables yields function definitions)
                 name = _registration_name(values, mod, name_call, scope, cls, env, skip_first=name_call is call)

@@ -105,6 +105,8 @@ class Values:
     _callables: dict[tuple, list] = field(default_factory=dict)
     #: ``call_envs`` by (module, function) identity.
     _call_envs: dict[tuple, list] = field(default_factory=dict)
+    #: Set while ``_key_string`` reads a key (no key is read within another).
+    _reading_key: bool = False
 
     # -- names ---------------------------------------------------------------------------------
     def assignments(self, holder: cst.CSTNode) -> dict[str, list[cst.BaseExpression]]:
@@ -250,9 +252,23 @@ class Values:
             return out or [v]
         if isinstance(node, cst.Subscript):
             out = []
+            key = None
+            if len(node.slice) == 1 and isinstance(index := node.slice[0].slice, cst.Index) and \
+                    isinstance(index.value, cst.SimpleString):
+                key = index.value.evaluated_value
+            elif len(node.slice) == 1 and isinstance(index, cst.Index) and isinstance(index.value, cst.Name) and \
+                    env and index.value.value in env:
+                # ``TOOL_REGISTRY[tool_name]`` with ``tool_name`` bound to one key (a loop over
+                # the keys of a literal table): that entry only
+                key = self._key_string(env[index.value.value])
             for table in self.expand(Val(v.mod, node.value, v.scope, v.cls), env, calls=calls, depth=depth + 1, seen=seen):
                 if isinstance(table.node, cst.Dict):
-                    for el in table.node.elements:
+                    entries = [el for el in table.node.elements if isinstance(el, cst.DictElement)]
+                    if isinstance(key, str):
+                        keyed = [el for el in entries
+                                 if self._key_string(Val(table.mod, el.key, table.scope, table.cls)) == key]
+                        entries = keyed or entries
+                    for el in entries:
                         if isinstance(el, cst.DictElement):
                             out.extend(self.expand(Val(table.mod, el.value, table.scope, table.cls), _same_scope(env, table, v),
                                                    calls=calls, depth=depth + 1, seen=seen))
@@ -285,6 +301,21 @@ class Values:
             if results:
                 return results
         return [v]
+
+    def _key_string(self, v: Val) -> str | None:
+        """The string a table key or a loop binding over table keys is: a literal, or a constant
+        name (``DOCS_SEARCH_TOOL_NAME``) read by ``string_value``, never re-entered (a key read
+        while reading a key is unknown)."""
+        if isinstance(v.node, cst.SimpleString):
+            text = v.node.evaluated_value
+            return text if isinstance(text, str) else None
+        if self._reading_key or not isinstance(v.node, (cst.Name, cst.Attribute)):
+            return None
+        self._reading_key = True
+        try:
+            return string_value(self, v)
+        finally:
+            self._reading_key = False
 
     def module_name(self, mod: ParsedModule, name: str, *, calls: bool, depth: int, seen: set,
                     cls: str | None = None) -> list[Val]:
@@ -586,7 +617,9 @@ class Values:
                     wrapped = self.callables(Val(leaf.mod, positional[0].value, leaf.scope, leaf.cls), inner, depth + 1)
                 if not wrapped:
                     for arg in node.args:
-                        if arg.keyword is not None and arg.keyword.value in ("fn", "func", "function", "handler"):
+                        if arg.keyword is not None and (arg.keyword.value in ("fn", "func", "function", "handler") or
+                                                        arg.keyword.value.endswith(("_fn", "_func", "_function"))):
+                            # (``build_tool(base_func=fn, config=...)``, ``wrap(target_fn=fn)``)
                             wrapped = self.callables(Val(leaf.mod, arg.value, leaf.scope, leaf.cls), inner, depth + 1)
                 if wrapped:
                     out.extend((w, call or leaf) for w, call in wrapped)
@@ -799,6 +832,16 @@ def _same_target(elt: cst.BaseExpression, target: cst.BaseExpression) -> bool:
         return len(elt.elements) == len(target.elements) and all(
             _same_target(a.value, b.value) for a, b in zip(elt.elements, target.elements))
     return False
+
+
+def returns_nested_def(fn: cst.FunctionDef) -> bool:
+    """Whether ``fn`` is a factory: it returns, and every ``return`` names a function it
+    defines (``def create_search(explorer): async def search(...): ...; return search``)."""
+    nested = {n.name.value for n in code_children(fn.body) if isinstance(n, cst.FunctionDef)}
+    nested |= {n.name.value for st in code_children(fn.body) if isinstance(st, (cst.If, cst.Try, cst.With))
+               for n in walk(st) if isinstance(n, cst.FunctionDef)}
+    rets = _returns(fn)
+    return bool(rets) and all(isinstance(r, cst.Name) and r.value in nested for r in rets)
 
 
 def _returns(fn: cst.FunctionDef) -> list[cst.BaseExpression]:
