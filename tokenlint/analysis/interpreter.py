@@ -4188,14 +4188,31 @@ def _type_tested(fn: cst.CSTNode | None, name: str) -> bool:
 
 
 def _guessed_function_result(m: Marker) -> bool:
-    """Whether the ``object`` marker ``m`` is what a call of a library function imported by name
-    (``from box_toolkit import box_locate_folder_by_name``: not a method, not a constructor, not
-    a numeric module's ``np.argsort(scores)``, whose indices the tool cuts and picks rows by)
-    whose name says nothing about its shape gave (``shapes.call_shape``: UNKNOWN, read as one
-    small value until its use says otherwise)."""
+    """Whether the ``object`` marker ``m`` is what a call of a library function whose name says
+    nothing about its shape gave (``shapes.call_shape``: UNKNOWN, read as one small value until its
+    use says otherwise): a function imported by name (``from box_toolkit import
+    box_locate_folder_by_name``) or called on an imported library module or module-level object
+    (``from kaggle import api; api.competition_leaderboard_view(c)``, ``acme_sdk.leaderboard(c)``).
+    Not a method of an object, not a constructor, not the standard library's, not a numeric
+    module's (``np.argsort(scores)``, whose indices the tool cuts and picks rows by)."""
     node = m.site.node
-    return isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value[:1].islower() and \
-        call_shape(node.func.value) is Shape.UNKNOWN
+    if not isinstance(node, cst.Call):
+        return False
+    if isinstance(node.func, cst.Name):
+        return node.func.value[:1].islower() and call_shape(node.func.value) is Shape.UNKNOWN
+    if not isinstance(node.func, cst.Attribute) or not isinstance(node.func.value, cst.Name):
+        return False
+    attr = node.func.attr.value
+    if not attr[:1].islower() or call_shape(attr) is not Shape.UNKNOWN:
+        return False
+    qualified = cast("ParsedModule", m.site.module).imports.qualify(node.func.value)
+    return qualified is not None and not is_stdlib(qualified) and \
+        qualified.split(".")[0] not in _NUMERIC_MODULES
+
+
+#: Libraries whose module functions compute on arrays and frames the tool already holds.
+_NUMERIC_MODULES = frozenset({"numpy", "pandas", "scipy", "torch", "polars", "sklearn", "jax", "tensorflow",
+                              "statsmodels", "networkx"})
 
 
 #: Last words of a field that holds another container of data rather than one value

@@ -372,6 +372,11 @@ def credential_class(name: str) -> bool:
     return name[:1].isupper() and bool(ws) and ws[-1] in _CREDENTIAL_WORDS
 
 
+#: Prepositions after which a call's name gives the key its result is looked up by
+#: (``get_users_by_role``, ``get_windows_with_title``), not what it returns.
+_QUALIFIERS = frozenset({"by", "with", "for", "from", "in", "of", "matching", "containing", "since", "within"})
+
+
 def call_shape(name: str) -> Shape:
     """The shape of the result of a call named ``name`` whose code tokenlint cannot see.
 
@@ -395,11 +400,13 @@ def call_shape(name: str) -> Shape:
         # ``Auth.api_key(key)``, ``get_access_token()``, pydantic's ``SecretStr.get_secret_value()``:
         # a credential, not data
         return Shape.SCALAR
-    if "by" in ws[2:] and (is_plural(ws[ws.index("by", 2) - 1]) or ws[ws.index("by", 2) - 1] in MASS_NOUNS):
-        # ``get_users_by_role``, ``get_messages_by_thread``: the plural before ``by`` is what
-        # comes back, the words after it name the key it is looked up by (a singular before it,
+    cut = next((i for i, w in enumerate(ws) if i >= 2 and w in _QUALIFIERS), None)
+    if cut is not None and (is_plural(ws[cut - 1]) or ws[cut - 1] in MASS_NOUNS):
+        # ``get_users_by_role``, ``get_messages_by_thread``, ``getWindowsWithTitle``,
+        # ``get_items_for_project``: the plural before the preposition is what comes back, the
+        # words after it name the key it is looked up by (a singular before it,
         # ``get_page_by_id``, is one record as before: its key says nothing of its size)
-        ws = ws[:ws.index("by", 2)]
+        ws = ws[:cut]
     verb, nouns = ws[0], ws[1:]
     if "_".join(ws[:2]) in COLLECTION_VERBS or "_".join(ws[:2]) in RECORD_VERBS:
         verb, nouns = "_".join(ws[:2]), ws[2:]

@@ -194,11 +194,13 @@ class _Dispatch:
 
     def names_of(self, node: cst.BaseExpression) -> list[str]:
         names = literal_names(self.mod, node)
-        if names or self.values is None or not isinstance(node, (cst.Attribute, cst.Name, cst.FormattedString)):
+        if names or self.values is None or \
+                not isinstance(node, (cst.Attribute, cst.Name, cst.FormattedString, cst.Subscript)):
             return names
-        if isinstance(node, (cst.Name, cst.FormattedString)):
+        if isinstance(node, (cst.Name, cst.FormattedString, cst.Subscript)):
             # ``if name == SITES_TOOL_NAME:``: a constant of the module or one it imports;
-            # ``if name == f"{prefix}sqlite_execute":`` (``values.string_value``)
+            # ``if name == f"{prefix}sqlite_execute":`` (``values.string_value``);
+            # ``TOOL_NAMES["CREATE_COLLECTION"]``: an entry of a table of names
             value = string_value(self.values, Val(self.mod, node, self.scope))
             return [value] if value is not None else []
 

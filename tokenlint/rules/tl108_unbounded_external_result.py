@@ -128,7 +128,7 @@ class UnboundedExternalResult(SourceRule):
     |---|---|---|
     | a verb that reads many things | collection or text | `list_widgets`, `search_widgets`, `query`, `scan`, `find`, `hgetall`, `lrange`, `smembers`, `describe_instances`, `dump`, `diff`, `export_csv`, `conversations_list`, `box_file_text_extract` |
     | `get` (or `describe`) with a plural or text noun, or with all | collection or text | `get_tables`, `get_logs`, `get_transcript`, `get_page`, `getAllUsers`, `schema`, `describe_workers` |
-    | a plural before `by`, or a batch word after it | collection or text | `get_users_by_role`, `get_dag_runs_batch`, `fetch_users_page` |
+    | a plural before a preposition (`by`, `with`, `for`, `in`, `of`...), or a batch word after it | collection or text | `get_users_by_role`, `getWindowsWithTitle`, `get_items_for_project`, `get_dag_runs_batch`, `fetch_users_page` |
     | a conversion to a text format | collection or text | `to_markdown`, `convert_to_html`, `export_csv` |
     | a verb that changes one thing | an acknowledgement | `create_widget`, `update_widget`, `delete_widget`, `set`, `send_message`, `start_build`, `index` |
     | `get` (or `describe`) with a singular noun, a constructor | one record, a handle | `get_widget`, `get_health`, `describe_cluster`, `Client` |
