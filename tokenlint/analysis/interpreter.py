@@ -1056,6 +1056,8 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
         #: The parameters annotated as callables (``Callable[...]``), read on first use
         #: (``ExternalCalls._callables_handed``).
         self._callable_params: frozenset[str] | None = None
+        #: ``_buffer_names``, read on first use.
+        self._buffers: frozenset[str] | None = None
         #: Names bound to elements by a ``for`` or a comprehension (``r`` in ``for r in rows``):
         #: ``r[0]`` is a field of an element, still part of the collection being built.
         self.element_names: set[str] = set()
@@ -2836,6 +2838,45 @@ class FunctionInterpreter(ExternalCalls, LibraryCalls, FollowedCalls, Constants)
             and all(f in _ONE_LINE_FLAGS for f in flags)
 
     def call(self, node: cst.Call) -> Flow:
+        """The flow of a call (``_call``); a memory buffer of the function passed to it
+        (``_buffer_names``: ``MediaIoBaseDownload(buf, request)``, ``s3.download_fileobj(b, k,
+        buf)``, ``img.save(buf)``, ``ftp.retrbinary(cmd, buf.write)``) then holds what the call
+        writes into it: what the call gives, its receiver and its other arguments, as
+        ``buf.getvalue()`` reads it."""
+        out = self._call(node)
+        buffers = self._buffer_names()
+        if not buffers or _renders_image(node):
+            # (a chart or picture rendered into the buffer, ``fig.savefig(buf, format="png")``:
+            # an image of the size its dimensions set, not the data drawn)
+            return out
+        for arg in node.args:
+            held = arg.value
+            if isinstance(held, cst.Attribute) and held.attr.value == "write":
+                held = held.value
+            if not isinstance(held, cst.Name) or held.value not in buffers:
+                continue
+            written = union(out, *(self.expr(a.value) for a in node.args if a is not arg))
+            if isinstance(node.func, cst.Attribute):
+                written = union(written, self.expr(node.func.value))
+            self.env[held.value] = union(self.env.get(held.value, EMPTY), written)
+        return out
+
+    def _buffer_names(self) -> frozenset[str]:
+        """The names this function binds to a new empty memory buffer (``buf = io.BytesIO()``,
+        ``with io.StringIO() as out:``), read once."""
+        if self._buffers is None:
+            names = set()
+            for n in walk_own(self.fn.body):
+                if isinstance(n, cst.Assign) and len(n.targets) == 1 and isinstance(n.targets[0].target, cst.Name) \
+                        and _empty_buffer(n.value):
+                    names.add(n.targets[0].target.value)
+                elif isinstance(n, cst.WithItem) and n.asname is not None and isinstance(n.asname.name, cst.Name) \
+                        and _empty_buffer(n.item):
+                    names.add(n.asname.name.value)
+            self._buffers = frozenset(names)
+        return self._buffers
+
+    def _call(self, node: cst.Call) -> Flow:
         """The flow of a call, decided by the first of these that applies: configured
         ``extra-sources``/``extra-bounds`` (``Knowledge``); the runtime's fitters (a token-budget
         bound); the catalogue's source and handle functions (``subprocess.check_output``, ``open``,
@@ -4185,6 +4226,31 @@ def _type_tested(fn: cst.CSTNode | None, name: str) -> bool:
     return fn is not None and any(
         isinstance(n, cst.Call) and dotted_name(n.func) in ("isinstance", "type") and n.args and
         isinstance(n.args[0].value, cst.Name) and n.args[0].value.value == name for n in walk(fn))
+
+
+#: Methods that render a figure or picture (matplotlib ``savefig``/``print_figure``, plotly
+#: ``write_image``/``to_image``) and image formats a ``format=`` argument names (PIL ``Image.save``).
+_IMAGE_RENDERERS = frozenset({"savefig", "print_figure", "print_png", "write_image", "to_image"})
+_IMAGE_FORMATS = frozenset({"png", "jpeg", "jpg", "gif", "webp", "bmp", "tiff", "svg", "ico"})
+
+
+def _renders_image(node: cst.Call) -> bool:
+    """Whether ``node`` renders an image into what it is given: a renderer's method, or any call
+    with an image format among its string arguments (``img.save(buf, format="PNG")``)."""
+    if isinstance(node.func, cst.Attribute) and node.func.attr.value in _IMAGE_RENDERERS:
+        return True
+    return any(isinstance(a.value, cst.SimpleString) and isinstance(text := a.value.evaluated_value, str)
+               and text.lower().lstrip(".") in _IMAGE_FORMATS for a in node.args)
+
+
+def _empty_buffer(value: cst.BaseExpression) -> bool:
+    """Whether ``value`` makes a new empty memory buffer: ``io.BytesIO()``, ``StringIO("")``."""
+    if not isinstance(value, cst.Call) or (dotted_name(value.func) or "").rpartition(".")[2] not in ("BytesIO", "StringIO"):
+        return False
+    if not value.args:
+        return True
+    first = value.args[0].value
+    return isinstance(first, cst.SimpleString) and first.evaluated_value in ("", b"")
 
 
 def _guessed_function_result(m: Marker) -> bool:

@@ -82,6 +82,25 @@ def find_lowlevel_tools(mod: ParsedModule, project: Project, servers: ServerRegi
                     handlers.append((given.mod, registered, key))
                 else:
                     listers.setdefault(key, []).append((given.mod, registered))
+        elif isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and \
+                node.func.attr.value == "add_request_handler" and len(node.args) >= 2 and \
+                _string(node.args[0].value) in ("tools/call", "tools/list"):
+            # ``server.add_request_handler("tools/call", types.CallToolRequestParams, on_call)``:
+            # a handler registered by its JSON-RPC method name (the MCP spec's ``tools/call``,
+            # ``tools/list``), the low-level server of mcp 2.x
+            srv = servers.server_of(mod, node.func.value, project)
+            if srv is None or srv[1] != FRAMEWORK:
+                continue
+            scope = context_of(mod, node)[0]
+            key = (srv[0], id(scope[-1]) if scope else None)
+            given_arg = next((a for a in node.args if a.keyword is not None and a.keyword.value == "handler"),
+                             node.args[-1])
+            for given, _wrapper in values.callables(Val(mod, given_arg.value, scope, _cls)):
+                registered = cast(cst.FunctionDef, given.node)
+                if _string(node.args[0].value) == "tools/call":
+                    handlers.append((given.mod, registered, key))
+                else:
+                    listers.setdefault(key, []).append((given.mod, registered))
         elif isinstance(node, cst.Call):
             if servers.class_framework(mod, node.func) != FRAMEWORK:
                 continue
