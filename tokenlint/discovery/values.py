@@ -105,6 +105,9 @@ class Values:
     _callables: dict[tuple, list] = field(default_factory=dict)
     #: ``call_envs`` by (module, function) identity.
     _call_envs: dict[tuple, list] = field(default_factory=dict)
+    #: ``decorator_grown`` by (module identity, name); ``_grown_in_functions`` by module identity.
+    _decorator_grown: dict[tuple, list] = field(default_factory=dict)
+    _grown: dict[int, dict] = field(default_factory=dict)
     #: Set while ``_key_string`` reads a key (no key is read within another).
     _reading_key: bool = False
 
@@ -363,11 +366,11 @@ class Values:
         module of the run that spells the decorator's name. Only module-level decorated
         functions count (the added value names them in their own module). Empty when no function
         of ``mod`` grows ``name``."""
-        key = (id(mod), name, "decorator_grown")
-        hit = self._callables.get(key)
+        key = (id(mod), name)
+        hit = self._decorator_grown.get(key)
         if hit is not None:
             return list(hit)
-        self._callables[key] = []
+        self._decorator_grown[key] = []
         out: list[Val] = []
         for value, scope in self._grown_in_functions(mod).get(name, ()):
             if name in self.assignments(scope[-1]):
@@ -379,17 +382,16 @@ class Values:
             for fn_mod, fn, env in self._decorated(mod, scope):
                 bound = {params[0]: cst.Name(fn.name.value), **env}
                 out.append(Val(fn_mod, cast(cst.BaseExpression, value.visit(_Substitute(bound))), (), None))
-        self._callables[key] = out
+        self._decorator_grown[key] = out
         return list(out)
 
     def _grown_in_functions(self, mod: ParsedModule) -> dict[str, list[tuple[cst.BaseExpression, tuple]]]:
         """``name -> [(what is added, enclosing functions)]`` for every collection a function of
         ``mod`` grows in place (``x.append(v)``, ``x.extend(vs)``, ``x[k] = v`` read as ``{k:
         v}``), once per module."""
-        key = (id(mod), "grown_in_functions")
-        hit = self._callables.get(key)
+        hit = self._grown.get(id(mod))
         if hit is not None:
-            return hit[0]
+            return hit
         table: dict[str, list[tuple[cst.BaseExpression, tuple]]] = {}
         for node, _ in mod.nodes():
             grown: list[tuple[str, cst.BaseExpression]] = []
@@ -403,7 +405,7 @@ class Values:
                 scope = context_of(mod, node)[0] if "." not in dn else ()
                 if scope:
                     table.setdefault(dn, []).append((value, scope))
-        self._callables[key] = [table]
+        self._grown[id(mod)] = table
         return table
 
     def _decorated(self, mod: ParsedModule, scope: tuple[cst.FunctionDef, ...]
