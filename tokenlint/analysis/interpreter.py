@@ -48,7 +48,7 @@ from tokenlint.analysis.state import SqlBound
 from tokenlint.analysis.taints import (EMPTY, SELF_DATA, WRAPPED, Bound, Flow, Marker, Measure, Param, Site, Src, Taint, apply_bound, markers,
                                        measure_of, params, scalar_of, union)
 from tokenlint.analysis.values import (ACCUMULATORS, BUILTINS, RUNTIME_COLLECTION, VALUE_METHODS, body_of, chain_root, defs_in, empty_collection,
-                                       is_stub, method_class, registry_element,
+                                       is_protocol, is_stub, method_class, registry_element,
                                        is_arguments_name, is_stdlib, response_like, run_class_named,
                                        statements_of)
 from tokenlint.source.functions import gathering_parameters, injected_provider, parameters
@@ -698,8 +698,7 @@ class Analyzer:
         if stub is None or not is_stub(stub[1]):
             return out
         owner = self.project.resolve_class(family)
-        protocol = owner is not None and any(
-            (dotted_name(b.value) or "").rpartition(".")[2] == "Protocol" for b in owner[0].classes[owner[1]].bases)
+        protocol = owner is not None and is_protocol(owner[0].classes[owner[1]])
         if not protocol and not any(
                 (dotted_name(d.decorator) or "").rpartition(".")[2] == "abstractmethod" for d in stub[1].decorators):
             return out

@@ -16,6 +16,7 @@ from tokenlint.analysis import catalogue as cat
 from tokenlint.analysis.shapes import open_field
 from tokenlint.analysis.values import (
     annotation_class,
+    is_protocol,
     optional_inner,
     run_class_named,
     statements_of,
@@ -99,16 +100,13 @@ def service_class(project: Project, module: ParsedModule, ann: cst.BaseExpressio
             else None
     cmod, cname = hit
     cls = cmod.classes[cname]
-    if record_kind(cls) is not None or scalar_class(project, qn):
-        return None
-    bases = [dotted_name(b.value) or "" for b in cls.bases]
-    if any(b.split(".")[-1] == "Protocol" for b in bases):
+    if is_protocol(cls):
         return qn
-    if any(b.split(".")[-1] in ("BaseModel", "TypedDict", "NamedTuple", "Enum", "Exception") for b in bases):
-        return None
+    if cls.bases or record_kind(cls) is not None:
+        return None  # (a base may make it a record, a scalar, an exception: not read here)
     methods = [st for st in statements_of(cls.body) if isinstance(st, cst.FunctionDef)
                and not (st.name.value.startswith("__") and st.name.value.endswith("__"))]
-    return qn if methods and not bases else None
+    return qn if methods else None
 
 
 def scalar_class(project: Project, qualified: str | None) -> bool:

@@ -37,6 +37,12 @@ def body_of(fn: cst.FunctionDef) -> Sequence[cst.BaseStatement]:
     return fn.body.body if isinstance(fn.body, cst.IndentedBlock) else [fn.body]  # type: ignore[list-item]
 
 
+def is_protocol(cls: cst.ClassDef) -> bool:
+    """Whether ``cls`` is a ``typing.Protocol``: one of its bases is named ``Protocol``
+    (``Protocol``, ``typing.Protocol``, ``typing_extensions.Protocol``)."""
+    return any((dotted_name(b.value) or "").rpartition(".")[2] == "Protocol" for b in cls.bases)
+
+
 def is_stub(fn: cst.FunctionDef) -> bool:
     """Whether ``fn`` only declares a signature: its body (a docstring aside) is ``...``,
     ``pass`` or ``raise NotImplementedError`` (a ``typing.Protocol`` member, an ``abc``

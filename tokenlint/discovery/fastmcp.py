@@ -26,6 +26,7 @@ from tokenlint.discovery.values import (
     class_derived_name,
     class_of,
     context_of,
+    decorator_factory,
     find_method,
     instance_attr,
     returns_nested_def,
@@ -691,9 +692,7 @@ def _decorated_by(values: Values, mod: ParsedModule, scope, cls: str | None):
     or ``@factory(args)`` when the enclosing ``factory`` returns it; ``env`` binds the factory's
     parameters to the arguments of that decorator call."""
     decorator = scope[-1]
-    factory = scope[-2] if len(scope) >= 2 and any(
-        isinstance(n, cst.Return) and isinstance(n.value, cst.Name) and n.value.value == decorator.name.value
-        for n in walk(scope[-2].body)) else None
+    factory = decorator_factory(scope)
     out = []
     for node in walk(mod.tree):
         if not isinstance(node, cst.FunctionDef) or node is decorator:

@@ -53,6 +53,23 @@ def find_lowlevel_tools(mod: ParsedModule, project: Project, servers: ServerRegi
     # ``Server(on_list_tools=..., on_call_tool=...)`` call
     handlers: list[tuple[ParsedModule, cst.FunctionDef, object]] = []
     listers: dict[object, list[tuple[ParsedModule, cst.FunctionDef]]] = {}
+
+    def registered_by_call(call: cst.Call, server: cst.BaseExpression, given: cst.BaseExpression,
+                           cls: str | None, calls: bool) -> None:
+        """Record the functions ``given`` may be, registered by ``call`` on ``server`` as its
+        ``call_tool`` handler (``calls``) or its ``list_tools`` function."""
+        srv = servers.server_of(mod, server, project)
+        if srv is None or srv[1] != FRAMEWORK:
+            return
+        scope = context_of(mod, call)[0]
+        key = (srv[0], id(scope[-1]) if scope else None)
+        for fn, _wrapper in values.callables(Val(mod, given, scope, cls)):
+            registered = cast(cst.FunctionDef, fn.node)
+            if calls:
+                handlers.append((fn.mod, registered, key))
+            else:
+                listers.setdefault(key, []).append((fn.mod, registered))
+
     for node, _cls in mod.nodes():
         if isinstance(node, cst.FunctionDef):
             for dec in node.decorators:
@@ -71,36 +88,18 @@ def find_lowlevel_tools(mod: ParsedModule, project: Project, servers: ServerRegi
                 isinstance(node.func.func, cst.Attribute) and node.func.func.attr.value in ("call_tool", "list_tools"):
             # the call form ``server.call_tool()(handler)``, the handler maybe bound by
             # ``functools.partial(call_tool_impl, server)`` or imported
-            srv = servers.server_of(mod, node.func.func.value, project)
-            if srv is None or srv[1] != FRAMEWORK:
-                continue
-            scope = context_of(mod, node)[0]
-            key = (srv[0], id(scope[-1]) if scope else None)
-            for given, _wrapper in values.callables(Val(mod, node.args[0].value, scope, _cls)):
-                registered = cast(cst.FunctionDef, given.node)
-                if node.func.func.attr.value == "call_tool":
-                    handlers.append((given.mod, registered, key))
-                else:
-                    listers.setdefault(key, []).append((given.mod, registered))
+            registered_by_call(node, node.func.func.value, node.args[0].value, _cls,
+                               node.func.func.attr.value == "call_tool")
         elif isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and \
                 node.func.attr.value == "add_request_handler" and len(node.args) >= 2 and \
                 _string(node.args[0].value) in ("tools/call", "tools/list"):
             # ``server.add_request_handler("tools/call", types.CallToolRequestParams, on_call)``:
             # a handler registered by its JSON-RPC method name (the MCP spec's ``tools/call``,
             # ``tools/list``), the low-level server of mcp 2.x
-            srv = servers.server_of(mod, node.func.value, project)
-            if srv is None or srv[1] != FRAMEWORK:
-                continue
-            scope = context_of(mod, node)[0]
-            key = (srv[0], id(scope[-1]) if scope else None)
             given_arg = next((a for a in node.args if a.keyword is not None and a.keyword.value == "handler"),
                              node.args[-1])
-            for given, _wrapper in values.callables(Val(mod, given_arg.value, scope, _cls)):
-                registered = cast(cst.FunctionDef, given.node)
-                if _string(node.args[0].value) == "tools/call":
-                    handlers.append((given.mod, registered, key))
-                else:
-                    listers.setdefault(key, []).append((given.mod, registered))
+            registered_by_call(node, node.func.value, given_arg.value, _cls,
+                               _string(node.args[0].value) == "tools/call")
         elif isinstance(node, cst.Call):
             if servers.class_framework(mod, node.func) != FRAMEWORK:
                 continue

@@ -414,9 +414,7 @@ class Values:
         run decorated by ``scope[-1]`` (or by a call of the factory ``scope[-2]`` returning it),
         see ``decorator_grown``."""
         decorator = scope[-1]
-        factory = scope[-2] if len(scope) >= 2 and any(
-            isinstance(n, cst.Return) and isinstance(n.value, cst.Name) and n.value.value == decorator.name.value
-            for n in walk(scope[-2].body)) else None
+        factory = decorator_factory(scope)
         applied = factory or decorator
         if len(scope) > (2 if factory else 1) or mod.functions.get(applied.name.value) is not applied:
             return []
@@ -834,6 +832,17 @@ def _same_target(elt: cst.BaseExpression, target: cst.BaseExpression) -> bool:
         return len(elt.elements) == len(target.elements) and all(
             _same_target(a.value, b.value) for a, b in zip(elt.elements, target.elements))
     return False
+
+
+def decorator_factory(scope: tuple[cst.FunctionDef, ...]) -> cst.FunctionDef | None:
+    """The factory that makes the home-made decorator ``scope[-1]``: the function enclosing it
+    when that function returns it by name (``def tool(title): def register(fn): ...; return
+    register``, applied as ``@tool("...")``); None when the decorator is applied as it is."""
+    if len(scope) < 2:
+        return None
+    name = scope[-1].name.value
+    return scope[-2] if any(isinstance(n, cst.Return) and isinstance(n.value, cst.Name) and n.value.value == name
+                            for n in walk(scope[-2].body)) else None
 
 
 def returns_nested_def(fn: cst.FunctionDef) -> bool:
